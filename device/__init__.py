@@ -1,0 +1,1 @@
+"""What a table uses: the command line, the camera, the display and the web app."""

@@ -1,0 +1,87 @@
+"""The ``tilescore`` command: one dispatcher, each subcommand in the module that owns its work.
+
+A subcommand module exposes ``configure(parser)`` to add its arguments and ``run(args) -> int``.
+Modules are imported only when their command runs, so ``tilescore score`` never loads onnxruntime
+and ``tilescore train`` is the only one that loads torch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from scoring.errors import TilescoreError
+
+# command name -> (module, one-line help). The order is the order ``--help`` shows.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "score": ("scoring.cli", "score a hand typed as text, a JSON file, or a photo"),
+    "settle": ("scoring.settle_cli", "end-of-game settlement (明將麻雀)"),
+    "detect": ("vision.cli", "find and read every tile in photos"),
+    "reconstruct": ("vision.reconstruct_cli", "turn detections into a hand and melds"),
+    "train": ("vision.training.cli", "train the detector or the classifier"),
+    "evaluate": ("vision.evaluate_cli", "measure models on a labelled folder"),
+    "serve": ("device.app.cli", "the table app: camera, display, phones"),
+    "label": ("device.label_cli", "label tile photos for training"),
+}
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tilescore", description="Camera scoring assistant for mahjong."
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        sub = subparsers.add_parser(name, help=help_text, description=help_text)
+        if only is None or only == name:
+            module = _load(module_name)
+            if module is not None:
+                module.configure(sub)
+    return parser
+
+
+def _load(module_name: str):  # type: ignore[no-untyped-def]
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        # A command whose module is not part of this install (or whose optional dependency is
+        # missing) is reported when it is asked for, not when another command runs.
+        if error.name and (module_name.startswith(error.name) or error.name in _OPTIONAL):
+            return None
+        raise
+
+
+_OPTIONAL = {"torch", "ultralytics", "onnxruntime", "cv2", "picamera2"}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in argv if not a.startswith("-")), None)
+    only = command if command in COMMANDS else None
+    parser = build_parser(only)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    module_name = COMMANDS[args.command][0]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        print(
+            f"error: command {args.command!r} needs {error.name!r}, which is not installed",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        return int(module.run(args))
+    except TilescoreError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,166 @@
+"""``tilescore score``: a hand typed as options, JSON hands from a file or stdin, or a photo."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from scoring.errors import HandError, TilescoreError
+from scoring.hand_json import score_json
+from scoring.variant import variant_names
+
+PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff", ".heic"}
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "source",
+        nargs="?",
+        help="a JSON file of hands ('-' for stdin) with --json, or a photo of a laid-down hand",
+    )
+    parser.add_argument("--json", action="store_true", help="JSON in (FILE or stdin) and out")
+    parser.add_argument("--variant", default=None, help=f"one of {', '.join(variant_names())}")
+    parser.add_argument("--hand", help="concealed tiles including the winning tile, e.g. 123m456p")
+    parser.add_argument("--win", dest="win_tile", help="the winning tile, e.g. 5p")
+    parser.add_argument("--melds", help="melds as type:tiles, e.g. 'chi:123m pon:777z'")
+    parser.add_argument("--flowers", help="flowers, e.g. 15f")
+    parser.add_argument("--seat", dest="seat_wind", help="winner's seat wind E S W N")
+    parser.add_argument("--round", dest="round_wind", help="round wind E S W N")
+    parser.add_argument("--self-draw", action="store_true", help="won by drawing the tile")
+    parser.add_argument("--discarder", help="seat that discarded the winning tile")
+    parser.add_argument("--streak", dest="dealer_streak", type=int, help="dealer's win streak N")
+    parser.add_argument("--dealer", action="store_true", default=None, help="winner deals (xiangqi)")
+    parser.add_argument("--events", help="comma-separated events, e.g. last_tile,after_kong")
+    parser.add_argument("--dora", dest="dora_indicators", help="riichi dora indicators")
+    parser.add_argument("--ura", dest="ura_dora_indicators", help="riichi ura-dora indicators")
+    parser.add_argument("--honba", type=int)
+    parser.add_argument("--riichi-sticks", dest="riichi_sticks", type=int)
+    parser.add_argument("--players", type=int, help="number of players (xiangqi: 2-4)")
+    parser.add_argument(
+        "--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option"
+    )
+    parser.add_argument("--models", help="model folder for photos (default: the shipped models)")
+    parser.add_argument("--annotate", help="write the photo with groups and result drawn")
+
+
+def _parse_rule_value(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "yes", "on"):
+        return True
+    if lowered in ("false", "no", "off"):
+        return False
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def hand_from_options(args: argparse.Namespace) -> dict[str, Any]:
+    data: dict[str, Any] = {"variant": args.variant or "taiwan", "hand": args.hand}
+    for key in (
+        "win_tile",
+        "flowers",
+        "seat_wind",
+        "round_wind",
+        "discarder",
+        "dealer_streak",
+        "dealer",
+        "dora_indicators",
+        "ura_dora_indicators",
+        "honba",
+        "riichi_sticks",
+        "players",
+    ):
+        value = getattr(args, key)
+        if value is not None:
+            data[key] = value
+    if args.melds:
+        data["melds"] = args.melds.split()
+    if args.self_draw:
+        data["self_draw"] = True
+    if args.events:
+        data["events"] = args.events.replace(",", " ").split()
+    rules = {}
+    for rule in args.rule:
+        name, sep, value = rule.partition("=")
+        if not sep:
+            raise HandError(f"rule option {rule!r} must be written NAME=VALUE")
+        rules[name.strip()] = _parse_rule_value(value.strip())
+    if rules:
+        data["rules"] = rules
+    return data
+
+
+def _read_json(source: str | None) -> Any:
+    try:
+        text = sys.stdin.read() if source in (None, "-") else Path(source).read_text("utf-8")
+    except OSError as error:
+        raise TilescoreError(f"cannot read {source!r}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise TilescoreError(f"{source!r} is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        where = "stdin" if source in (None, "-") else repr(source)
+        raise TilescoreError(
+            f"{where} is not valid JSON: {error.msg} at line {error.lineno}"
+        ) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.source and Path(args.source).suffix.lower() in PHOTO_SUFFIXES:
+        from vision.score_photo import score_photo_command
+
+        return score_photo_command(args)
+    if args.hand is None:
+        if not args.json and args.source is None:
+            raise TilescoreError("give --hand TILES, or --json with a file of hands, or a photo")
+        data = _read_json(args.source)
+        if isinstance(data, list):
+            print(json.dumps([score_json(d, args.variant) for d in data], ensure_ascii=False))
+            return 0
+        print(json.dumps(score_json(data, args.variant), ensure_ascii=False))
+        return 0
+    result = score_json(hand_from_options(args))
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=2))
+        return 0 if "error" not in result else 2
+    if "error" in result:
+        raise TilescoreError(result["error"])
+    print(format_result(hand_from_options(args), result))
+    return 0
+
+
+def format_result(data: dict[str, Any], result: dict[str, Any]) -> str:
+    """The result as a player reads it at the table."""
+    lines = [f"Hand     {data.get('hand')}  won on {data.get('win_tile', '?')}"]
+    if data.get("melds"):
+        lines.append(f"Melds    {' '.join(data['melds'])}")
+    if data.get("flowers"):
+        lines.append(f"Flowers  {data['flowers']}")
+    if result.get("decomposition"):
+        lines.append(f"Reading  {result['decomposition']}")
+    if result.get("waits"):
+        lines.append(f"Waited   {' '.join(result['waits'])} ({result.get('wait_shape', '')})")
+    if not result["winning"]:
+        lines.append(f"Not a winning hand: {result.get('reason', '')}")
+        return "\n".join(lines)
+    lines.append("")
+    unit = result["unit"]
+    width = max((_display_width(i["name"]) for i in result["items"]), default=4)
+    for item in result["items"]:
+        pad = " " * (width - _display_width(item["name"]))
+        lines.append(f"  {item['name']}{pad}  {item['value']:>3} {unit}  {item['why']}")
+    lines.append(f"  {'Total':<{width}}  {result['total']:>3} {unit}")
+    if result.get("payments"):
+        lines.append("")
+        for payment in result["payments"]:
+            lines.append(f"  {payment['payer']} pays {payment['payee']} {payment['amount']}")
+    return "\n".join(lines)
+
+
+def _display_width(text: str) -> int:
+    return sum(2 if ord(c) > 0x2E80 else 1 for c in text)

@@ -1,0 +1,101 @@
+"""Rule sets as tables: one ``RuleItem`` per item of a rule text, and named rule options.
+
+An item holds the rule text's own name, its value, the condition in the text's words, a check, and
+the codes of the items it supersedes. A reader can hold a variant's table beside its rule text and
+check it line by line; the engine applies every table the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from scoring.errors import RuleOptionError
+from scoring.result import ScoreItem
+
+View = TypeVar("View")
+
+
+@dataclass(frozen=True)
+class Hit:
+    """An item applies ``times`` times (a kong each, a flower each), for the reason ``why``."""
+
+    times: int
+    why: str
+    name: str | None = None
+    """A name for this case when the rule text names it so (連2拉2, 邊張)."""
+
+
+@dataclass(frozen=True)
+class RuleItem(Generic[View]):
+    code: str
+    name: str
+    value: int
+    condition: str
+    check: Callable[[View], Hit | None]
+    supersedes: tuple[str, ...] = ()
+
+
+def apply_table(
+    items: Iterable[RuleItem[View]],
+    view: View,
+    waived: Collection[tuple[str, str]] = (),
+) -> list[ScoreItem]:
+    """Score one reading: every item that applies, less those a scoring item supersedes.
+
+    ``waived`` lists (superseding, superseded) pairs a rule option turns off.
+    """
+    hits: list[tuple[RuleItem[View], Hit]] = []
+    for item in items:
+        hit = item.check(view)
+        if hit is not None and hit.times > 0:
+            hits.append((item, hit))
+    superseded = {
+        code
+        for item, _ in hits
+        for code in item.supersedes
+        if (item.code, code) not in waived
+    }
+    return [
+        ScoreItem(item.code, hit.name or item.name, item.value * hit.times, hit.why)
+        for item, hit in hits
+        if item.code not in superseded
+    ]
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """A named table choice with a default; ``choices`` limits a string option."""
+
+    name: str
+    default: Any
+    doc: str
+    choices: tuple[Any, ...] = ()
+
+    def coerce(self, value: Any) -> Any:
+        expected = type(self.default)
+        if expected is bool:
+            if not isinstance(value, bool):
+                raise RuleOptionError(f"rule option {self.name!r} takes true or false, got {value!r}")
+        elif expected is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RuleOptionError(f"rule option {self.name!r} takes a whole number, got {value!r}")
+        elif not isinstance(value, expected):
+            raise RuleOptionError(f"rule option {self.name!r} takes a {expected.__name__}, got {value!r}")
+        if self.choices and value not in self.choices:
+            allowed = ", ".join(repr(c) for c in self.choices)
+            raise RuleOptionError(f"rule option {self.name!r} is one of {allowed}, got {value!r}")
+        return value
+
+
+def resolve_options(
+    options: Iterable[RuleOption], given: Mapping[str, Any], variant: str
+) -> dict[str, Any]:
+    """The defaults with the given options applied; an unknown name is an error, not ignored."""
+    known = {o.name: o for o in options}
+    for name in given:
+        if name not in known:
+            listed = ", ".join(sorted(known)) or "none"
+            raise RuleOptionError(f"unknown rule option {name!r} for {variant} (known: {listed})")
+    return {name: (o.coerce(given[name]) if name in given else o.default) for name, o in known.items()}

@@ -1,0 +1,148 @@
+"""Every way to split concealed mahjong tiles into sets and one pair, and the tiles a hand waits on.
+
+Works on counts of the 34 tile kinds. Each suit is split on its own and the results are cached by
+the suit's counts, so scoring many hands reuses work: a hand is complete when one split per suit
+adds up to the sets needed plus exactly one pair.
+
+>>> from scoring.notation import parse_tiles
+>>> sorted(t.code for t in waiting_tiles(counts34(parse_tiles("1112345678999m")), 4))
+['1m', '2m', '3m', '4m', '5m', '6m', '7m', '8m', '9m']
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from functools import cache
+from itertools import product
+
+from scoring.tiles import Tile, index34, tile34
+
+
+class GroupKind(enum.Enum):
+    SEQUENCE = "sequence"
+    TRIPLET = "triplet"
+    PAIR = "pair"
+    KONG = "kong"
+
+
+# A group inside the engine: (kind, index34 of its lowest tile).
+RawGroup = tuple[GroupKind, int]
+# One split of the concealed tiles: the pair (or None) and the sets, sorted.
+Split = tuple[RawGroup | None, tuple[RawGroup, ...]]
+
+
+def counts34(tiles: Iterable[Tile]) -> list[int]:
+    """Counts of the 34 kinds (red fives count as fives)."""
+    counts = [0] * 34
+    for tile in tiles:
+        counts[index34(tile)] += 1
+    return counts
+
+
+@cache
+def _suit_splits(counts: tuple[int, ...], honors: bool) -> tuple[tuple[RawGroup, ...], ...]:
+    """All ways to cut one suit's counts into sets and at most one pair (relative indices)."""
+    first = next((i for i, c in enumerate(counts) if c), None)
+    if first is None:
+        return ((),)
+    results: set[tuple[RawGroup, ...]] = set()
+    c = list(counts)
+    options: list[tuple[RawGroup, list[int]]] = []
+    if c[first] >= 3:
+        options.append(((GroupKind.TRIPLET, first), [first] * 3))
+    if c[first] >= 2:
+        options.append(((GroupKind.PAIR, first), [first] * 2))
+    if not honors and first <= 6 and c[first + 1] and c[first + 2]:
+        options.append(((GroupKind.SEQUENCE, first), [first, first + 1, first + 2]))
+    for group, used in options:
+        rest = c[:]
+        for i in used:
+            rest[i] -= 1
+        for tail in _suit_splits(tuple(rest), honors):
+            if group[0] is GroupKind.PAIR and any(g[0] is GroupKind.PAIR for g in tail):
+                continue
+            results.add(tuple(sorted((group, *tail), key=_group_key)))
+    return tuple(sorted(results, key=lambda s: [_group_key(g) for g in s]))
+
+
+def _group_key(group: RawGroup) -> tuple[int, str]:
+    return group[1], group[0].value
+
+
+@cache
+def _suit_signature(counts: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int]]:
+    """The (sets, pairs) totals one suit can be cut into; empty when it cannot be cut at all."""
+    return frozenset(
+        (sum(g[0] is not GroupKind.PAIR for g in split), sum(g[0] is GroupKind.PAIR for g in split))
+        for split in _suit_splits(counts, honors)
+    )
+
+
+_SUIT_SLICES = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
+
+
+def is_complete(counts: list[int], sets_needed: int) -> bool:
+    """Whether the counts cut into ``sets_needed`` sets and exactly one pair."""
+    if sum(counts) != sets_needed * 3 + 2:
+        return False
+    totals = {(0, 0)}
+    for start, stop, honors in _SUIT_SLICES:
+        signature = _suit_signature(tuple(counts[start:stop]), honors)
+        if not signature:
+            return False
+        totals = {(s + a, p + b) for s, p in totals for a, b in signature if p + b <= 1}
+    return (sets_needed, 1) in totals
+
+
+def splits(counts: list[int], sets_needed: int) -> list[Split]:
+    """Every split of the counts into ``sets_needed`` sets and one pair."""
+    per_suit: list[tuple[tuple[RawGroup, ...], ...]] = []
+    for start, stop, honors in _SUIT_SLICES:
+        suit_splits = _suit_splits(tuple(counts[start:stop]), honors)
+        if not suit_splits:
+            return []
+        per_suit.append(tuple(tuple((k, i + start) for k, i in s) for s in suit_splits))
+    found: list[Split] = []
+    for combo in product(*per_suit):
+        groups = [g for part in combo for g in part]
+        pairs = [g for g in groups if g[0] is GroupKind.PAIR]
+        sets = tuple(g for g in groups if g[0] is not GroupKind.PAIR)
+        if len(pairs) == 1 and len(sets) == sets_needed:
+            found.append((pairs[0], sets))
+    return found
+
+
+def waiting_tiles(counts: list[int], sets_needed: int, held: list[int] | None = None) -> set[Tile]:
+    """The tile kinds that complete the counts (one tile short of a hand).
+
+    ``held`` counts every tile the player holds (melds included); a kind of which all four are
+    already held cannot arrive, so it is no wait.
+    """
+    held = held or counts
+    waits: set[Tile] = set()
+    for i in range(34):
+        if held[i] >= 4:
+            continue
+        counts[i] += 1
+        if is_complete(counts, sets_needed):
+            waits.add(tile34(i))
+        counts[i] -= 1
+    return waits
+
+
+def group_tiles(group: RawGroup) -> tuple[Tile, ...]:
+    kind, first = group
+    if kind is GroupKind.SEQUENCE:
+        return (tile34(first), tile34(first + 1), tile34(first + 2))
+    size = {GroupKind.PAIR: 2, GroupKind.TRIPLET: 3, GroupKind.KONG: 4}[kind]
+    return (tile34(first),) * size
+
+
+def is_seven_pairs(counts: list[int], *, allow_four: bool) -> bool:
+    """Seven pairs; with ``allow_four`` four identical tiles count as two pairs."""
+    if sum(counts) != 14:
+        return False
+    if allow_four:
+        return all(c in (0, 2, 4) for c in counts)
+    return all(c in (0, 2) for c in counts)

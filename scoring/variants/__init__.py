@@ -1,0 +1,1 @@
+"""The rule sets, one module each."""
