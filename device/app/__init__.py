@@ -1,0 +1,1 @@
+"""The table app: camera, attached display (Chromium kiosk) and phones, with a scoreboard."""

@@ -1,0 +1,371 @@
+"""The table's memory: sessions, every scored hand with its photo and corrections, in SQLite.
+
+WAL mode and a commit per change, so a power cut loses at most the hand being written. Photos are
+saved under the data folder with names the store makes (``hand-<id>.jpg``); nothing from a request
+ever becomes a path.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SEATS = ("E", "S", "W", "N")
+WINDS = ("E", "S", "W", "N")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    id INTEGER PRIMARY KEY,
+    created REAL NOT NULL,
+    players TEXT NOT NULL,          -- JSON list of names, seated E S W N when the session began
+    variant TEXT NOT NULL,
+    dealer INTEGER NOT NULL DEFAULT 0,      -- index into players of the current dealer
+    streak INTEGER NOT NULL DEFAULT 0,      -- the dealer's consecutive wins
+    round_wind INTEGER NOT NULL DEFAULT 0,  -- index into E S W N
+    dealer_turns INTEGER NOT NULL DEFAULT 0 -- dealer changes in this round wind
+);
+CREATE TABLE IF NOT EXISTS hands (
+    id INTEGER PRIMARY KEY,
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    created REAL NOT NULL,
+    photo TEXT,                 -- file name inside the data folder, made by the store
+    detections TEXT NOT NULL,   -- JSON: the tiles as read
+    reading TEXT NOT NULL,      -- JSON: the hand as scored (after corrections)
+    context TEXT NOT NULL,      -- JSON: winds, dealer, streak, events...
+    result TEXT NOT NULL,       -- JSON: what the scorer returned
+    corrections TEXT NOT NULL DEFAULT '[]',
+    state_before TEXT NOT NULL, -- JSON: session dealer/streak/round before this hand (for undo)
+    undone INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS labels (
+    id INTEGER PRIMARY KEY,
+    hand_id INTEGER REFERENCES hands(id),
+    created REAL NOT NULL,
+    photo TEXT NOT NULL,
+    tiles TEXT NOT NULL         -- JSON: corrected detections, the labelling format
+);
+"""
+
+
+@dataclass(frozen=True)
+class SessionState:
+    id: int
+    players: tuple[str, ...]
+    variant: str
+    dealer: int
+    streak: int
+    round_wind: str
+
+    def seat_of(self, player_index: int) -> str:
+        return SEATS[(player_index - self.dealer) % len(self.players)]
+
+    def player_at(self, seat: str) -> int:
+        return (self.dealer + SEATS.index(seat)) % len(self.players)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "players": list(self.players),
+            "variant": self.variant,
+            "dealer": self.dealer,
+            "streak": self.streak,
+            "round_wind": self.round_wind,
+            "seats": {self.seat_of(i): name for i, name in enumerate(self.players)},
+        }
+
+
+class Store:
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.photo_dir = data_dir / "photos"
+        self.photo_dir.mkdir(parents=True, exist_ok=True)
+        self.path = data_dir / "tilescore.sqlite3"
+        with self._connect() as db:
+            db.executescript(SCHEMA)
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        db = sqlite3.connect(self.path, timeout=10)
+        db.row_factory = sqlite3.Row
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            yield db
+            db.commit()
+        finally:
+            db.close()
+
+    # -- settings remembered between hands -------------------------------------------------
+    def get_setting(self, key: str, default: Any = None) -> Any:
+        with self._connect() as db:
+            row = db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return json.loads(row["value"]) if row else default
+
+    def set_setting(self, key: str, value: Any) -> None:
+        with self._connect() as db:
+            db.execute(
+                "INSERT INTO settings(key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, json.dumps(value, ensure_ascii=False)),
+            )
+
+    # -- sessions --------------------------------------------------------------------------
+    def new_session(self, players: list[str], variant: str) -> SessionState:
+        with self._connect() as db:
+            cursor = db.execute(
+                "INSERT INTO sessions(created, players, variant) VALUES (?, ?, ?)",
+                (time.time(), json.dumps(players, ensure_ascii=False), variant),
+            )
+            session_id = cursor.lastrowid
+        assert session_id is not None
+        return self.session(session_id)
+
+    def current_session(self) -> SessionState | None:
+        with self._connect() as db:
+            row = db.execute("SELECT id FROM sessions ORDER BY id DESC LIMIT 1").fetchone()
+        return self.session(row["id"]) if row else None
+
+    def session(self, session_id: int) -> SessionState:
+        with self._connect() as db:
+            row = db.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        if row is None:
+            raise KeyError(session_id)
+        return SessionState(
+            id=row["id"],
+            players=tuple(json.loads(row["players"])),
+            variant=row["variant"],
+            dealer=row["dealer"],
+            streak=row["streak"],
+            round_wind=WINDS[row["round_wind"] % 4],
+        )
+
+    def _session_row(self, db: sqlite3.Connection, session_id: int) -> dict[str, Any]:
+        row = db.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        return dict(row)
+
+    # -- hands -----------------------------------------------------------------------------
+    def add_hand(
+        self,
+        session_id: int,
+        photo_jpeg: bytes | None,
+        detections: list[dict[str, Any]],
+        reading: dict[str, Any],
+        context: dict[str, Any],
+        result: dict[str, Any],
+    ) -> int:
+        """Record a scored hand and move the dealer on (a dealer win extends the streak)."""
+        with self._connect() as db:
+            state = self._session_row(db, session_id)
+            cursor = db.execute(
+                "INSERT INTO hands(session_id, created, detections, reading, context, result, "
+                "state_before) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    session_id,
+                    time.time(),
+                    _dump(detections),
+                    _dump(reading),
+                    _dump(context),
+                    _dump(result),
+                    _dump(
+                        {k: state[k] for k in ("dealer", "streak", "round_wind", "dealer_turns")}
+                    ),
+                ),
+            )
+            hand_id = cursor.lastrowid
+            assert hand_id is not None
+            if photo_jpeg is not None:
+                name = f"hand-{hand_id}.jpg"
+                _write_atomically(self.photo_dir / name, photo_jpeg)
+                db.execute("UPDATE hands SET photo = ? WHERE id = ?", (name, hand_id))
+            self._advance_dealer(db, state, context, result)
+        return hand_id
+
+    def _advance_dealer(
+        self,
+        db: sqlite3.Connection,
+        state: dict[str, Any],
+        context: dict[str, Any],
+        result: dict[str, Any],
+    ) -> None:
+        if not result.get("winning"):
+            return
+        players = len(json.loads(state["players"]))
+        winner_is_dealer = context.get("seat_wind", "E") == "E"
+        if winner_is_dealer:
+            db.execute("UPDATE sessions SET streak = streak + 1 WHERE id = ?", (state["id"],))
+            return
+        turns = state["dealer_turns"] + 1
+        round_wind = state["round_wind"] + (1 if turns >= players else 0)
+        db.execute(
+            "UPDATE sessions SET dealer = ?, streak = 0, dealer_turns = ?, round_wind = ? "
+            "WHERE id = ?",
+            ((state["dealer"] + 1) % players, turns % players, round_wind, state["id"]),
+        )
+
+    def update_hand(
+        self,
+        hand_id: int,
+        reading: dict[str, Any],
+        context: dict[str, Any],
+        result: dict[str, Any],
+        correction: dict[str, Any],
+    ) -> None:
+        with self._connect() as db:
+            row = db.execute("SELECT corrections FROM hands WHERE id = ?", (hand_id,)).fetchone()
+            if row is None:
+                raise KeyError(hand_id)
+            corrections = [*json.loads(row["corrections"]), correction]
+            db.execute(
+                "UPDATE hands SET reading = ?, context = ?, result = ?, corrections = ? "
+                "WHERE id = ?",
+                (_dump(reading), _dump(context), _dump(result), _dump(corrections), hand_id),
+            )
+
+    def set_detections(self, hand_id: int, detections: list[dict[str, Any]]) -> None:
+        with self._connect() as db:
+            db.execute("UPDATE hands SET detections = ? WHERE id = ?", (_dump(detections), hand_id))
+
+    def hand(self, hand_id: int) -> dict[str, Any]:
+        with self._connect() as db:
+            row = db.execute("SELECT * FROM hands WHERE id = ?", (hand_id,)).fetchone()
+        if row is None:
+            raise KeyError(hand_id)
+        return _hand_json(row)
+
+    def hands(self, session_id: int, include_undone: bool = False) -> list[dict[str, Any]]:
+        query = "SELECT * FROM hands WHERE session_id = ?"
+        if not include_undone:
+            query += " AND undone = 0"
+        with self._connect() as db:
+            rows = db.execute(query + " ORDER BY id", (session_id,)).fetchall()
+        return [_hand_json(r) for r in rows]
+
+    def undo_last(self, session_id: int) -> int | None:
+        """Mark the last hand undone and put the dealer back where it was before it."""
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT id, state_before FROM hands WHERE session_id = ? AND undone = 0 "
+                "ORDER BY id DESC LIMIT 1",
+                (session_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            before = json.loads(row["state_before"])
+            db.execute("UPDATE hands SET undone = 1 WHERE id = ?", (row["id"],))
+            db.execute(
+                "UPDATE sessions SET dealer = ?, streak = ?, round_wind = ?, dealer_turns = ? "
+                "WHERE id = ?",
+                (
+                    before["dealer"],
+                    before["streak"],
+                    before["round_wind"],
+                    before["dealer_turns"],
+                    session_id,
+                ),
+            )
+            return int(row["id"])
+
+    def photo_path(self, hand_id: int) -> Path | None:
+        hand = self.hand(hand_id)
+        return self.photo_dir / hand["photo"] if hand["photo"] else None
+
+    # -- totals and export -----------------------------------------------------------------
+    def totals(self, session_id: int) -> dict[str, int]:
+        """Running totals per player name, from every hand's payments (seats as they were then)."""
+        state = self.session(session_id)
+        totals = {name: 0 for name in state.players}
+        for hand in self.hands(session_id):
+            before = hand["state_before"]
+            for payment in hand["result"].get("payments", []):
+                payer = _player_at(state.players, before["dealer"], payment["payer"])
+                payee = _player_at(state.players, before["dealer"], payment["payee"])
+                if payer is not None and payee is not None:
+                    totals[payer] -= payment["amount"]
+                    totals[payee] += payment["amount"]
+        return totals
+
+    def export_json(self, session_id: int) -> dict[str, Any]:
+        return {
+            "session": self.session(session_id).to_json(),
+            "totals": self.totals(session_id),
+            "hands": self.hands(session_id, include_undone=True),
+        }
+
+    def export_csv(self, session_id: int) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(
+            ["hand", "time", "variant", "hand_tiles", "total", "unit", "payments", "undone"]
+        )
+        for hand in self.hands(session_id, include_undone=True):
+            result = hand["result"]
+            payments = "; ".join(
+                f"{p['payer']}->{p['payee']} {p['amount']}" for p in result.get("payments", [])
+            )
+            writer.writerow(
+                [
+                    hand["id"],
+                    time.strftime("%Y-%m-%d %H:%M", time.localtime(hand["created"])),
+                    result.get("variant", ""),
+                    hand["reading"].get("hand", ""),
+                    result.get("total", ""),
+                    result.get("unit", ""),
+                    payments,
+                    hand["undone"],
+                ]
+            )
+        return out.getvalue()
+
+    # -- labelled data from corrections ----------------------------------------------------
+    def add_label(self, hand_id: int, photo: str, tiles: list[dict[str, Any]]) -> None:
+        with self._connect() as db:
+            db.execute("DELETE FROM labels WHERE hand_id = ?", (hand_id,))
+            db.execute(
+                "INSERT INTO labels(hand_id, created, photo, tiles) VALUES (?, ?, ?, ?)",
+                (hand_id, time.time(), photo, _dump(tiles)),
+            )
+
+    def labels(self) -> list[dict[str, Any]]:
+        with self._connect() as db:
+            rows = db.execute("SELECT * FROM labels ORDER BY id").fetchall()
+        return [
+            {"hand_id": r["hand_id"], "photo": r["photo"], "tiles": json.loads(r["tiles"])}
+            for r in rows
+        ]
+
+
+def _player_at(players: tuple[str, ...], dealer: int, seat: str) -> str | None:
+    if seat not in SEATS:
+        return None
+    return players[(dealer + SEATS.index(seat)) % len(players)]
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _hand_json(row: sqlite3.Row) -> dict[str, Any]:
+    out = dict(row)
+    for key in ("detections", "reading", "context", "result", "corrections", "state_before"):
+        out[key] = json.loads(out[key])
+    return out
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with open(tmp, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        import os
+
+        os.fsync(handle.fileno())
+    tmp.replace(path)

@@ -1,0 +1,73 @@
+"""The SQLite store: sessions, hands, dealer rotation, undo, totals, export; a real file on disk."""
+
+import sqlite3
+
+from device.store import Store
+
+
+def _result(payer: str, payee: str, amount: int) -> dict:
+    return {
+        "winning": True,
+        "total": 3,
+        "unit": "台",
+        "payments": [{"payer": payer, "payee": payee, "amount": amount}],
+    }
+
+
+def test_dealer_win_extends_streak_and_non_dealer_win_passes_the_deal(tmp_path):
+    store = Store(tmp_path)
+    session = store.new_session(["Ann", "Bo", "Cy", "Di"], "taiwan")
+    store.add_hand(session.id, None, [], {"hand": "x"}, {"seat_wind": "E"}, _result("S", "E", 100))
+    assert store.session(session.id).streak == 1
+    store.add_hand(session.id, None, [], {"hand": "x"}, {"seat_wind": "S"}, _result("W", "S", 50))
+    state = store.session(session.id)
+    assert (state.dealer, state.streak) == (1, 0)
+    assert state.seat_of(1) == "E"  # Bo deals now
+
+
+def test_totals_follow_the_seats_players_held_at_the_time(tmp_path):
+    store = Store(tmp_path)
+    session = store.new_session(["Ann", "Bo", "Cy", "Di"], "taiwan")
+    store.add_hand(session.id, None, [], {}, {"seat_wind": "S"}, _result("E", "S", 100))
+    # Bo (then South) won from Ann (then East); now Bo is East and wins from Cy (South).
+    store.add_hand(session.id, None, [], {}, {"seat_wind": "E"}, _result("S", "E", 40))
+    assert store.totals(session.id) == {"Ann": -100, "Bo": 140, "Cy": -40, "Di": 0}
+
+
+def test_undo_restores_the_dealer_and_drops_the_hand_from_totals(tmp_path):
+    store = Store(tmp_path)
+    session = store.new_session(["Ann", "Bo", "Cy", "Di"], "taiwan")
+    hand_id = store.add_hand(session.id, b"jpeg", [], {}, {"seat_wind": "S"}, _result("E", "S", 9))
+    assert store.undo_last(session.id) == hand_id
+    state = store.session(session.id)
+    assert (state.dealer, state.streak) == (0, 0)
+    assert store.totals(session.id)["Bo"] == 0
+    assert store.undo_last(session.id) is None
+
+
+def test_hands_and_photos_survive_reopening_the_file(tmp_path):
+    store = Store(tmp_path)
+    session = store.new_session(["A", "B", "C", "D"], "taiwan")
+    hand_id = store.add_hand(
+        session.id, b"\xff\xd8photo", [{"code": "1m"}], {"hand": "1m"}, {}, _result("E", "S", 1)
+    )
+    reopened = Store(tmp_path)
+    assert reopened.hand(hand_id)["detections"] == [{"code": "1m"}]
+    assert reopened.photo_path(hand_id).read_bytes() == b"\xff\xd8photo"
+    mode = sqlite3.connect(tmp_path / "tilescore.sqlite3").execute("PRAGMA journal_mode").fetchone()
+    assert mode[0] == "wal"
+
+
+def test_export_csv_lists_every_hand_including_undone(tmp_path):
+    store = Store(tmp_path)
+    session = store.new_session(["A", "B", "C", "D"], "taiwan")
+    store.add_hand(session.id, None, [], {"hand": "123m"}, {}, _result("E", "S", 7))
+    store.undo_last(session.id)
+    lines = store.export_csv(session.id).strip().splitlines()
+    assert lines[0].startswith("hand,")
+    assert "E->S 7" in lines[1] and lines[1].endswith(",1")
+
+
+def test_settings_are_remembered(tmp_path):
+    Store(tmp_path).set_setting("context", {"variant": "riichi"})
+    assert Store(tmp_path).get_setting("context") == {"variant": "riichi"}
