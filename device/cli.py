@@ -16,7 +16,7 @@ from scoring.errors import TilescoreError
 
 # command name -> (module, one-line help). The order is the order ``--help`` shows.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "score": ("scoring.cli", "score a hand typed as text, a JSON file, or a photo"),
+    "score": ("device.score_cli", "score a hand typed as text, a JSON file, or a photo"),
     "settle": ("scoring.settle_cli", "end-of-game settlement (明將麻雀)"),
     "detect": ("vision.cli", "find and read every tile in photos"),
     "reconstruct": ("vision.reconstruct_cli", "turn detections into a hand and melds"),

@@ -1,4 +1,4 @@
-"""``tilescore score``: a hand typed as options, JSON hands from a file or stdin, or a photo."""
+"""``tilescore score`` for typed hands and JSON hands (photos go through ``device.score_cli``)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ from typing import Any
 from scoring.errors import HandError, TilescoreError
 from scoring.hand_json import score_json
 from scoring.variant import variant_names
-
-PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff", ".heic"}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +30,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--self-draw", action="store_true", help="won by drawing the tile")
     parser.add_argument("--discarder", help="seat that discarded the winning tile")
     parser.add_argument("--streak", dest="dealer_streak", type=int, help="dealer's win streak N")
-    parser.add_argument("--dealer", action="store_true", default=None, help="winner deals (xiangqi)")
+    parser.add_argument(
+        "--dealer", action="store_true", default=None, help="winner deals (xiangqi)"
+    )
     parser.add_argument("--events", help="comma-separated events, e.g. last_tile,after_kong")
     parser.add_argument("--dora", dest="dora_indicators", help="riichi dora indicators")
     parser.add_argument("--ura", dest="ura_dora_indicators", help="riichi ura-dora indicators")
@@ -111,10 +111,6 @@ def _read_json(source: str | None) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.source and Path(args.source).suffix.lower() in PHOTO_SUFFIXES:
-        from vision.score_photo import score_photo_command
-
-        return score_photo_command(args)
     if args.hand is None:
         if not args.json and args.source is None:
             raise TilescoreError("give --hand TILES, or --json with a file of hands, or a photo")

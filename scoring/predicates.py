@@ -13,7 +13,7 @@ from scoring.tiles import Suit, Tile
 
 def suits_used(tiles: Iterable[Tile]) -> set[Suit]:
     """The numbered suits among the tiles (honours not included)."""
-    return {t.suit for t in tiles if t.is_suited}
+    return {t.suit for t in set(tiles) if t.is_suited}
 
 
 def has_honors(tiles: Iterable[Tile]) -> bool:
@@ -21,15 +21,15 @@ def has_honors(tiles: Iterable[Tile]) -> bool:
 
 
 def count_wind_triplets(reading: Reading) -> int:
-    return sum(1 for g in reading.sets if g.is_triplet_like and g.first.is_wind)
+    return reading.wind_triplets
 
 
 def count_dragon_triplets(reading: Reading) -> int:
-    return sum(1 for g in reading.sets if g.is_triplet_like and g.first.is_dragon)
+    return reading.dragon_triplets
 
 
 def has_triplet_of(reading: Reading, tile: Tile) -> bool:
-    return any(g.is_triplet_like and g.first == tile for g in reading.sets)
+    return tile in reading.triplet_tiles
 
 
 def pair_is_wind(reading: Reading) -> bool:
@@ -42,14 +42,16 @@ def pair_is_dragon(reading: Reading) -> bool:
 
 def is_all_triplets(reading: Reading) -> bool:
     """Every set is a triplet or a kong (the pair aside)."""
-    return all(g.is_triplet_like for g in reading.sets)
+    return reading.all_triplets
 
 
 def is_all_sequences(reading: Reading) -> bool:
-    return all(g.is_sequence for g in reading.sets)
+    return reading.all_sequences
 
 
 def count_kongs(reading: Reading, *, concealed: bool) -> int:
     return sum(
-        1 for g in reading.sets if g.meld is not None and g.meld.is_kong and g.concealed == concealed
+        1
+        for g in reading.sets
+        if g.meld is not None and g.meld.is_kong and g.concealed == concealed
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 from scoring.hand import Hand, Meld, MeldType
 from scoring.notation import format_tiles
@@ -21,6 +21,8 @@ from scoring.shapes import (
     waiting_tiles,
 )
 from scoring.tiles import Tile, index34
+
+_TRIPLET_KINDS = (GroupKind.TRIPLET, GroupKind.KONG)
 
 
 class WaitShape(enum.Enum):
@@ -51,7 +53,7 @@ class Group:
     def is_set(self) -> bool:
         return self.kind is not GroupKind.PAIR
 
-    @property
+    @cached_property
     def is_triplet_like(self) -> bool:
         """A triplet or a kong."""
         return self.kind in (GroupKind.TRIPLET, GroupKind.KONG)
@@ -61,8 +63,13 @@ class Group:
         return self.kind is GroupKind.SEQUENCE
 
     def __str__(self) -> str:
-        text = format_tiles(self.tiles)
-        return text if self.concealed else f"[{text}]"
+        return _group_text(self.tiles, self.concealed)
+
+
+@cache
+def _group_text(tiles: tuple[Tile, ...], concealed: bool) -> str:
+    text = format_tiles(tiles)
+    return text if concealed else f"[{text}]"
 
 
 def meld_group(meld: Meld) -> Group:
@@ -93,6 +100,27 @@ class Reading:
     @cached_property
     def sets(self) -> tuple[Group, ...]:
         return tuple(g for g in self.groups if g.is_set)
+
+    @cached_property
+    def triplet_tiles(self) -> frozenset[Tile]:
+        """The kinds held as a triplet or kong."""
+        return frozenset(g.first for g in self.groups if g.kind in _TRIPLET_KINDS)
+
+    @cached_property
+    def wind_triplets(self) -> int:
+        return sum(1 for t in self.triplet_tiles if t.is_wind)
+
+    @cached_property
+    def dragon_triplets(self) -> int:
+        return sum(1 for t in self.triplet_tiles if t.is_dragon)
+
+    @cached_property
+    def all_triplets(self) -> bool:
+        return all(g.kind in _TRIPLET_KINDS for g in self.sets)
+
+    @cached_property
+    def all_sequences(self) -> bool:
+        return all(g.kind is GroupKind.SEQUENCE for g in self.sets)
 
     @cached_property
     def concealed_triplets(self) -> int:
@@ -156,15 +184,13 @@ def standard_readings(hand: Hand, sets_needed: int) -> list[Reading]:
                     candidates.append(i)
         if not candidates:
             candidates = [None]
-        for i in candidates:
+        for candidate in candidates:
             shape = WaitShape.NONE
-            if i is not None and win_index is not None:
-                chosen = raw[i]
+            if candidate is not None and win_index is not None:
+                chosen = raw[candidate]
                 assert chosen is not None
                 shape = _wait_shape(chosen, win_index)
-            readings.append(
-                Reading(hand, groups + meld_groups, i, shape, frozenset(waits))
-            )
+            readings.append(Reading(hand, groups + meld_groups, candidate, shape, frozenset(waits)))
     return readings
 
 

@@ -52,10 +52,7 @@ def apply_table(
         if hit is not None and hit.times > 0:
             hits.append((item, hit))
     superseded = {
-        code
-        for item, _ in hits
-        for code in item.supersedes
-        if (item.code, code) not in waived
+        code for item, _ in hits for code in item.supersedes if (item.code, code) not in waived
     }
     return [
         ScoreItem(item.code, hit.name or item.name, item.value * hit.times, hit.why)
@@ -77,12 +74,18 @@ class RuleOption:
         expected = type(self.default)
         if expected is bool:
             if not isinstance(value, bool):
-                raise RuleOptionError(f"rule option {self.name!r} takes true or false, got {value!r}")
+                raise RuleOptionError(
+                    f"rule option {self.name!r} takes true or false, got {value!r}"
+                )
         elif expected is int:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise RuleOptionError(f"rule option {self.name!r} takes a whole number, got {value!r}")
+                raise RuleOptionError(
+                    f"rule option {self.name!r} takes a whole number, got {value!r}"
+                )
         elif not isinstance(value, expected):
-            raise RuleOptionError(f"rule option {self.name!r} takes a {expected.__name__}, got {value!r}")
+            raise RuleOptionError(
+                f"rule option {self.name!r} takes a {expected.__name__}, got {value!r}"
+            )
         if self.choices and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
             raise RuleOptionError(f"rule option {self.name!r} is one of {allowed}, got {value!r}")
@@ -98,4 +101,6 @@ def resolve_options(
         if name not in known:
             listed = ", ".join(sorted(known)) or "none"
             raise RuleOptionError(f"unknown rule option {name!r} for {variant} (known: {listed})")
-    return {name: (o.coerce(given[name]) if name in given else o.default) for name, o in known.items()}
+    return {
+        name: (o.coerce(given[name]) if name in given else o.default) for name, o in known.items()
+    }

@@ -86,13 +86,8 @@ def is_complete(counts: list[int], sets_needed: int) -> bool:
     """Whether the counts cut into ``sets_needed`` sets and exactly one pair."""
     if sum(counts) != sets_needed * 3 + 2:
         return False
-    totals = {(0, 0)}
-    for start, stop, honors in _SUIT_SLICES:
-        signature = _suit_signature(tuple(counts[start:stop]), honors)
-        if not signature:
-            return False
-        totals = {(s + a, p + b) for s, p in totals for a, b in signature if p + b <= 1}
-    return (sets_needed, 1) in totals
+    signatures = [_suit_signature(tuple(counts[a:b]), h) for a, b, h in _SUIT_SLICES]
+    return all(signatures) and (sets_needed, 1) in _combine(signatures)
 
 
 def splits(counts: list[int], sets_needed: int) -> list[Split]:
@@ -113,21 +108,51 @@ def splits(counts: list[int], sets_needed: int) -> list[Split]:
     return found
 
 
+def _combine(signatures: list[frozenset[tuple[int, int]]]) -> set[tuple[int, int]]:
+    totals = {(0, 0)}
+    for signature in signatures:
+        totals = {(s + a, p + b) for s, p in totals for a, b in signature if p + b <= 1}
+    return totals
+
+
+def _can_help(suit: list[int], offset: int, honors: bool) -> bool:
+    """A tile can complete a hand only next to tiles it could join: itself, or (in a suit) a
+    neighbour within two."""
+    if honors:
+        return suit[offset] > 0
+    return any(suit[i] for i in range(max(0, offset - 2), min(len(suit), offset + 3)))
+
+
 def waiting_tiles(counts: list[int], sets_needed: int, held: list[int] | None = None) -> set[Tile]:
     """The tile kinds that complete the counts (one tile short of a hand).
 
     ``held`` counts every tile the player holds (melds included); a kind of which all four are
-    already held cannot arrive, so it is no wait.
+    already held cannot arrive, so it is no wait. Each suit's signature is computed once and the
+    other three suits are combined once per suit, so a candidate tile costs one cached lookup.
     """
     held = held or counts
+    if sum(counts) != sets_needed * 3 + 1:
+        return set()
+    suits = [tuple(counts[start:stop]) for start, stop, _ in _SUIT_SLICES]
+    signatures = [
+        _suit_signature(suit, honors)
+        for suit, (_, _, honors) in zip(suits, _SUIT_SLICES, strict=False)
+    ]
     waits: set[Tile] = set()
-    for i in range(34):
-        if held[i] >= 4:
+    for j, (start, stop, honors) in enumerate(_SUIT_SLICES):
+        others = [signatures[k] for k in range(4) if k != j]
+        if any(not sig for sig in others):
             continue
-        counts[i] += 1
-        if is_complete(counts, sets_needed):
-            waits.add(tile34(i))
-        counts[i] -= 1
+        rest = _combine(others)
+        needed = {(sets_needed - s, 1 - p) for s, p in rest}
+        suit = list(suits[j])
+        for offset in range(stop - start):
+            if held[start + offset] >= 4 or not _can_help(suit, offset, honors):
+                continue
+            suit[offset] += 1
+            if needed & _suit_signature(tuple(suit), honors):
+                waits.add(tile34(start + offset))
+            suit[offset] -= 1
     return waits
 
 

@@ -46,7 +46,7 @@ CHINESE_NUMERALS = ("", "一", "二", "三", "四", "五", "六", "七", "八", 
 PIECE_RANK_NAMES = ("general", "advisor", "elephant", "chariot", "horse", "cannon", "soldier")
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, eq=True)
 class Tile:
     """One tile kind. ``number`` is 1-9 for suits (0 = red five), 1-7 honours/pieces, 1-8 flowers."""
 
@@ -122,6 +122,11 @@ class Tile:
             Suit.RED: RED_PIECES,
         }[self.suit]
         return table[self.number - 1]
+
+    def __hash__(self) -> int:
+        # The generated hash would hash the Suit enum, which is slow Python code; tiles are hashed
+        # in every count and cache lookup.
+        return ord(self.suit._value_) * 16 + self.number
 
     def __str__(self) -> str:
         return self.code

@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 from scoring.errors import HandError, VariantError
 from scoring.hand import SEATS, Event, Hand, Meld, MeldType, check_copies
+from scoring.notation import format_tiles
 from scoring.result import ScoreResult
 from scoring.rules import RuleOption, resolve_options
 from scoring.shapes import counts34
@@ -42,7 +43,9 @@ class Variant:
             if tile.is_flower:
                 raise HandError(f"flower {tile.code} is in the hand: list flowers separately")
             if tile.is_piece != self.uses_pieces:
-                raise HandError(f"tile {tile.code} ({tile.name}) is not part of {self.name} mahjong")
+                raise HandError(
+                    f"tile {tile.code} ({tile.name}) is not part of {self.name} mahjong"
+                )
             if tile.is_red_five and not self.allows_red_fives(hand):
                 raise HandError(f"red five {tile.code} is not used in {self.name}")
         if hand.flowers and not self.uses_flowers:
@@ -94,7 +97,9 @@ class Variant:
         for event in ctx.events:
             if event not in self.events:
                 allowed = " ".join(sorted(e.value for e in self.events))
-                raise HandError(f"event {event.value!r} is not used in {self.name} (known: {allowed})")
+                raise HandError(
+                    f"event {event.value!r} is not used in {self.name} (known: {allowed})"
+                )
 
     def check_meld(self, meld: Meld) -> None:
         """A mahjong meld: chi = three in a row of one suit, pon = three alike, kongs = four alike."""
@@ -120,7 +125,7 @@ class Variant:
 
 
 def _codes(tiles: tuple[Tile, ...]) -> str:
-    return "".join(t.code for t in tiles)
+    return format_tiles(tiles, sort=False)
 
 
 def held_counts(hand: Hand) -> list[int]:

@@ -22,12 +22,13 @@ below are the defaults, each a rule option (see ``OPTIONS``; docs/variants/taiwa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from scoring.errors import HandError
-from scoring.hand import SEATS, Event, Hand
+from scoring.hand import SEATS, Event, Hand, WinContext
 from scoring.predicates import (
     count_dragon_triplets,
     count_kongs,
@@ -55,9 +56,13 @@ PLANTS = tuple(Tile(Suit.FLOWER, n) for n in range(5, 9))
 OPTIONS = (
     RuleOption("base", 100, "底: what every payer pays before 台 (in points)"),
     RuleOption("tai_value", 20, "台值: points per 台"),
-    RuleOption("bu_qiu_ren", 1, "不求人 台 on a concealed self-draw, on top of 門清 1 + 自摸 1 (0: none)"),
     RuleOption(
-        "concealed_triplets_need_menqing", True, "三/四/五暗刻 only in a concealed hand (000's rule)"
+        "bu_qiu_ren", 1, "不求人 台 on a concealed self-draw, on top of 門清 1 + 自摸 1 (0: none)"
+    ),
+    RuleOption(
+        "concealed_triplets_need_menqing",
+        True,
+        "三/四/五暗刻 only in a concealed hand (000's rule)",
     ),
     RuleOption("concealed_kong_counts_as_concealed_triplet", True, "暗槓 counts toward 暗刻"),
     RuleOption(
@@ -67,7 +72,9 @@ OPTIONS = (
         " 單吊 reading scores it",
         ("one_tile", "shape"),
     ),
-    RuleOption("flower_kong", 2, "花槓 台 per complete set of four flowers"),
+    RuleOption(
+        "flower_kong", True, "花槓: a complete set of four flowers scores 2 台 instead of 正花"
+    ),
     RuleOption("big_four_winds_scores_wind_triplets", False, "大四喜 also scores 圈風/門風刻"),
     RuleOption(
         "special_wins_score_menqing", False, "天胡/地胡/人胡 also score 門清/自摸/不求人/獨聽"
@@ -99,15 +106,32 @@ EVENTS = frozenset(
 
 
 @dataclass(frozen=True)
+class HandFacts:
+    """Facts of the hand itself, the same in every reading: computed once per hand."""
+
+    tiles: tuple[Tile, ...]
+    kinds: frozenset[Tile]
+    open_melds: int
+
+    @classmethod
+    def of(cls, hand: Hand) -> HandFacts:
+        tiles = hand.all_tiles
+        return cls(
+            tiles, frozenset(t.plain for t in tiles), sum(1 for m in hand.melds if m.is_open)
+        )
+
+
+@dataclass(frozen=True)
 class TaiwanView:
     """One reading of a hand with the facts Taiwan items ask, computed once."""
 
     hand: Hand
     reading: Reading | None
     rules: dict[str, Any] = field(hash=False)
+    facts: HandFacts = field(hash=False)
 
     @property
-    def ctx(self):  # type: ignore[no-untyped-def]
+    def ctx(self) -> WinContext:
         return self.hand.context
 
     @cached_property
@@ -115,20 +139,19 @@ class TaiwanView:
         # 八仙過海 "視同自摸": eight flowers is treated as a self-draw.
         return self.ctx.self_draw or self.ctx.has(Event.EIGHT_FLOWERS)
 
-    @cached_property
+    @property
     def tiles(self) -> tuple[Tile, ...]:
-        return self.hand.all_tiles
+        return self.facts.tiles
 
-    @cached_property
+    @property
     def open_melds(self) -> int:
-        return sum(1 for m in self.hand.melds if m.is_open)
+        return self.facts.open_melds
 
 
-def _has(event: Event):  # type: ignore[no-untyped-def]
-    return lambda v: v.ctx.has(event)
+Check = Callable[[TaiwanView], Hit | None]
 
 
-def _reading(check):  # type: ignore[no-untyped-def]
+def _reading(check: Callable[[TaiwanView, Reading], Hit | None]) -> Check:
     """Wrap a check that needs a complete reading (special flower wins may have none)."""
     return lambda v: None if v.reading is None else check(v, v.reading)
 
@@ -142,7 +165,7 @@ def _concealed_triplets(v: TaiwanView, r: Reading) -> int:
     return count
 
 
-def _n_concealed(n: int):  # type: ignore[no-untyped-def]
+def _n_concealed(n: int) -> Check:
     def check(v: TaiwanView, r: Reading) -> Hit | None:
         count = _concealed_triplets(v, r)
         if count != n:
@@ -205,19 +228,19 @@ def _small_three_dragons(v: TaiwanView, r: Reading) -> Hit | None:
 
 
 def _all_honors(v: TaiwanView) -> Hit | None:
-    return Hit(1, "only honour tiles") if all(t.is_honor for t in v.tiles) else None
+    return Hit(1, "only honour tiles") if all(t.is_honor for t in v.facts.kinds) else None
 
 
 def _full_flush(v: TaiwanView) -> Hit | None:
-    suits = suits_used(v.tiles)
-    if len(suits) == 1 and not has_honors(v.tiles):
+    suits = suits_used(v.facts.kinds)
+    if len(suits) == 1 and not has_honors(v.facts.kinds):
         return Hit(1, f"one suit only ({next(iter(suits)).value}), no honours")
     return None
 
 
 def _half_flush(v: TaiwanView) -> Hit | None:
-    suits = suits_used(v.tiles)
-    if len(suits) == 1 and has_honors(v.tiles):
+    suits = suits_used(v.facts.kinds)
+    if len(suits) == 1 and has_honors(v.facts.kinds):
         return Hit(1, f"one suit ({next(iter(suits)).value}) and honours")
     return None
 
@@ -227,15 +250,17 @@ def _all_triplets(v: TaiwanView, r: Reading) -> Hit | None:
 
 
 def _earthly_ready(v: TaiwanView) -> Hit | None:
-    return Hit(1, "ready within the first 8 discards, no calls") if v.ctx.has(
-        Event.EARTHLY_READY
-    ) else None
+    return (
+        Hit(1, "ready within the first 8 discards, no calls")
+        if v.ctx.has(Event.EARTHLY_READY)
+        else None
+    )
 
 
 def _pinghu(v: TaiwanView, r: Reading) -> Hit | None:
     if (
         is_all_sequences(r)
-        and not has_honors(v.tiles)
+        and not has_honors(v.facts.kinds)
         and not v.hand.flowers
         and not v.self_draw
         and r.wait is WaitShape.TWO_SIDED
@@ -272,9 +297,11 @@ def _bu_qiu_ren(v: TaiwanView) -> Hit | None:
 
 
 def _last_tile(v: TaiwanView) -> Hit | None:
-    return Hit(1, "self-drew the last tile of the wall") if (
-        v.ctx.has(Event.LAST_TILE) and v.ctx.self_draw
-    ) else None
+    return (
+        Hit(1, "self-drew the last tile of the wall")
+        if (v.ctx.has(Event.LAST_TILE) and v.ctx.self_draw)
+        else None
+    )
 
 
 def _last_discard(v: TaiwanView) -> Hit | None:
@@ -312,7 +339,7 @@ def _single_wait(v: TaiwanView, r: Reading) -> Hit | None:
     return None
 
 
-def _wind_triplet(round_or_seat: str):  # type: ignore[no-untyped-def]
+def _wind_triplet(round_or_seat: str) -> Check:
     def check(v: TaiwanView, r: Reading) -> Hit | None:
         wind = v.ctx.round_wind if round_or_seat == "round" else v.ctx.seat_wind
         tile = wind_tile(wind)
@@ -323,16 +350,18 @@ def _wind_triplet(round_or_seat: str):  # type: ignore[no-untyped-def]
     return _reading(check)
 
 
-def _dragon_triplet(tile: Tile):  # type: ignore[no-untyped-def]
+def _dragon_triplet(tile: Tile) -> Check:
     return _reading(
         lambda v, r: Hit(1, f"triplet of {tile.name}") if has_triplet_of(r, tile) else None
     )
 
 
-def _kongs(concealed: bool):  # type: ignore[no-untyped-def]
+def _kongs(concealed: bool) -> Check:
     def check(v: TaiwanView) -> Hit | None:
         count = sum(1 for m in v.hand.melds if m.is_kong and (not m.is_open) == concealed)
-        return Hit(count, f"{count} {'concealed' if concealed else 'open'} kong(s)") if count else None
+        return (
+            Hit(count, f"{count} {'concealed' if concealed else 'open'} kong(s)") if count else None
+        )
 
     return check
 
@@ -359,7 +388,7 @@ def _flower_kong(v: TaiwanView) -> Hit | None:
     sets = _complete_flower_sets(v)
     if sets and v.rules["flower_kong"]:
         names = " and ".join("".join(t.name for t in s) for s in sets)
-        return Hit(len(sets) * v.rules["flower_kong"], f"complete set(s) {names}")
+        return Hit(len(sets), f"complete set(s) {names}")
     return None
 
 
@@ -399,7 +428,7 @@ def _any_wind(v: TaiwanView, r: Reading) -> Hit | None:
 
 
 def _no_honors_no_flowers(v: TaiwanView) -> Hit | None:
-    if v.rules["no_honors_no_flowers"] and not has_honors(v.tiles) and not v.hand.flowers:
+    if v.rules["no_honors_no_flowers"] and not has_honors(v.facts.kinds) and not v.hand.flowers:
         return Hit(1, "no honour tiles and no flowers")
     return None
 
@@ -409,40 +438,102 @@ _SPECIAL_WIN_DROPS = ("menqing", "self_draw", "bu_qiu_ren", "single_wait")
 # The table, in the order of 000 then 001's additions. Value is per time the item applies.
 TABLE: tuple[RuleItem[TaiwanView], ...] = (
     # 役滿級 (000)
-    RuleItem("heavenly_win", "天胡", 24, "莊家配牌完直接胡牌（門清自摸）", _heavenly,
-             (*_SPECIAL_WIN_DROPS, "heavenly_ready", "earthly_ready")),
-    RuleItem("earthly_win", "地胡", 16, "閒家第一輪摸牌直接胡牌（門清自摸）", _earthly,
-             (*_SPECIAL_WIN_DROPS, "heavenly_ready", "earthly_ready")),
-    RuleItem("human_win", "人胡", 16, "閒家第一巡未摸牌前胡他人牌（001）", _human,
-             (*_SPECIAL_WIN_DROPS, "heavenly_ready", "earthly_ready")),
-    RuleItem("big_four_winds", "大四喜", 16, "東南西北四組刻子", _reading(_big_four_winds),
-             ("small_four_winds", "round_wind", "seat_wind", "any_wind")),
+    RuleItem(
+        "heavenly_win",
+        "天胡",
+        24,
+        "莊家配牌完直接胡牌（門清自摸）",
+        _heavenly,
+        (*_SPECIAL_WIN_DROPS, "heavenly_ready", "earthly_ready"),
+    ),
+    RuleItem(
+        "earthly_win",
+        "地胡",
+        16,
+        "閒家第一輪摸牌直接胡牌（門清自摸）",
+        _earthly,
+        (*_SPECIAL_WIN_DROPS, "heavenly_ready", "earthly_ready"),
+    ),
+    RuleItem(
+        "human_win",
+        "人胡",
+        16,
+        "閒家第一巡未摸牌前胡他人牌（001）",
+        _human,
+        (*_SPECIAL_WIN_DROPS, "heavenly_ready", "earthly_ready"),
+    ),
+    RuleItem(
+        "big_four_winds",
+        "大四喜",
+        16,
+        "東南西北四組刻子",
+        _reading(_big_four_winds),
+        ("small_four_winds", "round_wind", "seat_wind", "any_wind"),
+    ),
     RuleItem("all_honors", "字一色", 16, "全部是字牌", _all_honors, ("half_flush",)),
     # 大牌型 8台
     RuleItem("full_flush", "清一色", 8, "只有一種數牌，無字牌", _full_flush, ("half_flush",)),
-    RuleItem("big_three_dragons", "大三元", 8, "中、發、白三組刻子", _reading(_big_three_dragons),
-             ("small_three_dragons", "red_dragon", "green_dragon", "white_dragon")),
-    RuleItem("small_four_winds", "小四喜", 8, "三組風刻 + 一組風牌做將",
-             _reading(_small_four_winds)),
-    RuleItem("heavenly_ready", "天聽", 8, "莊家打出第一張牌即聽（不計門清）", _heavenly_ready,
-             ("menqing", "earthly_ready")),
+    RuleItem(
+        "big_three_dragons",
+        "大三元",
+        8,
+        "中、發、白三組刻子",
+        _reading(_big_three_dragons),
+        ("small_three_dragons", "red_dragon", "green_dragon", "white_dragon"),
+    ),
+    RuleItem(
+        "small_four_winds", "小四喜", 8, "三組風刻 + 一組風牌做將", _reading(_small_four_winds)
+    ),
+    RuleItem(
+        "heavenly_ready",
+        "天聽",
+        8,
+        "莊家打出第一張牌即聽（不計門清）",
+        _heavenly_ready,
+        ("menqing", "earthly_ready"),
+    ),
     RuleItem("five_concealed", "五暗刻", 8, "門清，五組刻子都是自己摸的", _n_concealed(5)),
-    RuleItem("seven_flowers_rob", "七搶一", 8, "持7張花牌搶別家1張花牌（001）", _seven_flowers,
-             ("flower_kong", "seat_flower", "any_flower")),
-    RuleItem("eight_flowers", "八仙過海", 8, "取得全部8張花牌，視同自摸（001）", _eight_flowers,
-             ("flower_kong", "seat_flower", "any_flower", "seven_flowers_rob")),
+    RuleItem(
+        "seven_flowers_rob",
+        "七搶一",
+        8,
+        "持7張花牌搶別家1張花牌（001）",
+        _seven_flowers,
+        ("flower_kong", "seat_flower", "any_flower"),
+    ),
+    RuleItem(
+        "eight_flowers",
+        "八仙過海",
+        8,
+        "取得全部8張花牌，視同自摸（001）",
+        _eight_flowers,
+        ("flower_kong", "seat_flower", "any_flower", "seven_flowers_rob"),
+    ),
     # 中牌型 4~5台
     RuleItem("half_flush", "混一色", 4, "只有一種數牌 + 字牌", _half_flush),
     RuleItem("all_triplets", "碰碰胡", 4, "全部是刻子，無順子", _reading(_all_triplets)),
-    RuleItem("small_three_dragons", "小三元", 4, "中發白其中兩組刻子 + 一組做將",
-             _reading(_small_three_dragons), ("red_dragon", "green_dragon", "white_dragon")),
+    RuleItem(
+        "small_three_dragons",
+        "小三元",
+        4,
+        "中發白其中兩組刻子 + 一組做將",
+        _reading(_small_three_dragons),
+        ("red_dragon", "green_dragon", "white_dragon"),
+    ),
     RuleItem("four_concealed", "四暗刻", 5, "門清，四組刻子都是自己摸的", _n_concealed(4)),
-    RuleItem("earthly_ready", "地聽", 4, "起牌後8張牌內聽牌，四家無吃碰槓", _earthly_ready,
-             ("single_wait",)),
+    RuleItem(
+        "earthly_ready",
+        "地聽",
+        4,
+        "起牌後8張牌內聽牌，四家無吃碰槓",
+        _earthly_ready,
+        ("single_wait",),
+    ),
     # 小牌型 2台
     RuleItem("pinghu", "平胡", 2, "全順子 + 無字牌 + 非自摸 + 非單吊 + 無花", _reading(_pinghu)),
-    RuleItem("all_claimed", "全求人", 2, "手牌只剩將牌，5組副露，榮胡", _all_claimed,
-             ("single_wait",)),
+    RuleItem(
+        "all_claimed", "全求人", 2, "手牌只剩將牌，5組副露，榮胡", _all_claimed, ("single_wait",)
+    ),
     RuleItem("three_concealed", "三暗刻", 2, "門清，三組刻子都是自己摸的", _n_concealed(3)),
     RuleItem("flower_kong", "花槓", 2, "拿齊四季或四君子（不計正花）（001）", _flower_kong),
     # 事件台 1台
@@ -454,8 +545,9 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
     RuleItem("after_kong", "槓上開花", 1, "槓牌或補花後補牌自摸胡", _after_kong),
     RuleItem("robbing_kong", "搶槓", 1, "別人加槓的牌正是自己能胡的牌（001）", _robbing_kong),
     RuleItem("single_wait", "獨聽", 1, "只聽一張牌（邊張、崁張、單吊）", _reading(_single_wait)),
-    RuleItem("half_claimed", "半求人", 1, "手牌只剩將牌，5組副露，自摸", _half_claimed,
-             ("single_wait",)),
+    RuleItem(
+        "half_claimed", "半求人", 1, "手牌只剩將牌，5組副露，自摸", _half_claimed, ("single_wait",)
+    ),
     # 刻子台
     RuleItem("round_wind", "圈風刻", 1, "圈風的刻子", _wind_triplet("round")),
     RuleItem("seat_wind", "門風刻", 1, "自己風位的刻子", _wind_triplet("seat")),
@@ -467,17 +559,36 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
     RuleItem("concealed_kong", "暗槓", 2, "每個暗槓 2 台", _kongs(concealed=True)),
     # 莊家/連莊
     RuleItem("dealer", "莊家", 1, "莊家胡牌", _dealer),
-    RuleItem("dealer_streak", "連N拉N", 1, "莊家連莊N次 (2N+1)台（包含莊家台）", _dealer_streak,
-             ("dealer",)),
+    RuleItem(
+        "dealer_streak",
+        "連N拉N",
+        1,
+        "莊家連莊N次 (2N+1)台（包含莊家台）",
+        _dealer_streak,
+        ("dealer",),
+    ),
     # 花 (001)
     RuleItem("seat_flower", "正花", 1, "拿到與座位相同的花", _seat_flower),
     # Options, off by default (001's second table)
-    RuleItem("any_flower", "見花見台", 1, "一張花牌就計一台，不必對位（選項）", _any_flower,
-             ("seat_flower",)),
-    RuleItem("any_wind", "見風見台", 1, "一組風牌刻子就算一台，不必對位（選項）",
-             _reading(_any_wind), ("round_wind", "seat_wind")),
-    RuleItem("no_honors_no_flowers", "無字無花", 2, "完全沒有花牌跟字牌（選項）",
-             _no_honors_no_flowers),
+    RuleItem(
+        "any_flower",
+        "見花見台",
+        1,
+        "一張花牌就計一台，不必對位（選項）",
+        _any_flower,
+        ("seat_flower",),
+    ),
+    RuleItem(
+        "any_wind",
+        "見風見台",
+        1,
+        "一組風牌刻子就算一台，不必對位（選項）",
+        _reading(_any_wind),
+        ("round_wind", "seat_wind"),
+    ),
+    RuleItem(
+        "no_honors_no_flowers", "無字無花", 2, "完全沒有花牌跟字牌（選項）", _no_honors_no_flowers
+    ),
 )
 
 _SPECIAL_WINS = frozenset({"heavenly_win", "earthly_win", "human_win"})
@@ -519,24 +630,27 @@ class Taiwan(Variant):
         readings = standard_readings(hand, SETS) if hand.win_tile is not None else []
         flower_win = self._is_flower_win(hand)
         waived = _waived(rules)
-        views = [TaiwanView(hand, r, rules) for r in readings]
+        facts = HandFacts.of(hand)
+        views = [TaiwanView(hand, r, rules, facts) for r in readings]
         if not views:
             if not flower_win:
                 return self._not_winning(hand)
-            views = [TaiwanView(hand, None, rules)]
-        best: tuple[int, str, list[ScoreItem], TaiwanView] | None = None
-        for view in views:
-            items = apply_table(TABLE, view, waived)
-            total = sum(i.value for i in items)
-            key = view.reading.describe() if view.reading else ""
-            if best is None or total > best[0] or (total == best[0] and key < best[1]):
-                best = (total, key, items, view)
-        assert best is not None
-        total, _, items, view = best
+            views = [TaiwanView(hand, None, rules, facts)]
+        scored = [(view, apply_table(TABLE, view, waived)) for view in views]
+        totals = [sum(i.value for i in items) for _, items in scored]
+        top = max(totals)
+        tied = [pair for pair, total in zip(scored, totals, strict=True) if total == top]
+        # Ties go to the first reading in written order, so the output never depends on luck.
+        view, items = min(tied, key=lambda p: p[0].reading.describe() if p[0].reading else "")
+        total = top
         if total < rules["minimum_tai"]:
             items.append(
-                ScoreItem("minimum", "保底", rules["minimum_tai"] - total,
-                          f"a winning hand counts at least {rules['minimum_tai']} 台")
+                ScoreItem(
+                    "minimum",
+                    "保底",
+                    rules["minimum_tai"] - total,
+                    f"a winning hand counts at least {rules['minimum_tai']} 台",
+                )
             )
             total = rules["minimum_tai"]
         reading = view.reading

@@ -1,0 +1,25 @@
+"""``tilescore score``: a photo goes through the vision pipeline, anything else to the scorer.
+
+Kept here, above both, so ``scoring`` never imports ``vision``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from scoring import cli as scoring_cli
+
+PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    scoring_cli.configure(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.source and Path(args.source).suffix.lower() in PHOTO_SUFFIXES:
+        from vision.score_photo import score_photo_command
+
+        return score_photo_command(args)
+    return scoring_cli.run(args)

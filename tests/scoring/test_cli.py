@@ -1,0 +1,84 @@
+"""The real ``tilescore score`` command, run as a subprocess."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def tilescore(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "device.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
+
+
+def test_json_list_with_a_bad_hand_scores_the_others():
+    hands = [
+        {
+            "variant": "taiwan",
+            "hand": "123456789m234567p11s",
+            "win_tile": "7p",
+            "seat_wind": "S",
+            "discarder": "N",
+        },
+        {"variant": "taiwan", "hand": "123"},
+    ]
+    run = tilescore("score", "--json", "-", stdin=json.dumps(hands))
+    assert run.returncode == 0, run.stderr
+    results = json.loads(run.stdout)
+    assert results[0]["total"] == 3
+    assert set(results[0]) >= {
+        "variant",
+        "winning",
+        "total",
+        "unit",
+        "items",
+        "payments",
+        "decomposition",
+    }
+    assert "error" in results[1]
+
+
+def test_shipped_example_scores():
+    run = tilescore("score", "--json", "examples/taiwan-hand.json")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["winning"] is True
+
+
+def test_human_output_lists_items_and_payments():
+    run = tilescore(
+        "score",
+        "--variant",
+        "taiwan",
+        "--hand",
+        "123456789m111222z77z",
+        "--win",
+        "2z",
+        "--self-draw",
+        "--streak",
+        "2",
+        "--flowers",
+        "15f",
+    )
+    assert run.returncode == 0, run.stderr
+    assert "混一色" in run.stdout and "連2拉2" in run.stdout and "Total" in run.stdout
+    assert "S pays E" in run.stdout
+
+
+def test_bad_input_is_one_line_without_traceback():
+    run = tilescore("score", "--hand", "123x", "--win", "1m")
+    assert run.returncode == 2
+    assert run.stderr.startswith("error: ") and run.stderr.count("\n") == 1
+    assert "Traceback" not in run.stderr
+
+
+def test_unreadable_json_file_is_one_line():
+    run = tilescore("score", "--json", "no-such-file.json")
+    assert run.returncode == 2 and "cannot read 'no-such-file.json'" in run.stderr

