@@ -1,0 +1,1 @@
+"""Synthetic table photos composed from real tile faces and tile art, with exact labels."""

@@ -1,0 +1,219 @@
+"""Write the two training sets from synthetic scenes: YOLO detection and per-class upright crops.
+
+    python -m datasets.synth --out datasets/build/synth --scenes 600 --seed 1
+
+Deterministic by seed: scene ``i`` always comes from ``Random(seed * 1_000_003 + i)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets.synth.faces import FaceLibrary
+from datasets.synth.scene import PlacedTile, SceneMaker
+from datasets.synth.sources import XIANGQI_CLASSES, shared_data
+from scoring.tiles import ALL_TILES
+
+DETECTOR_CLASSES = ("tile", "tile_rotated", "back", "back_rotated", "piece")
+CLASSIFIER_CLASSES = tuple(t.code for t in ALL_TILES) + ("not_a_tile",)
+CROP_SIZE = 96
+DETECT_MAX_SIDE = 800
+
+
+def upright_crop(
+    image: np.ndarray, box: tuple[float, float, float, float], rotated: bool, size: int = CROP_SIZE
+) -> np.ndarray:
+    """The crop the runtime gives the classifier: the box, turned a quarter if the tile lies
+    sideways, squeezed to a square."""
+    h, w = image.shape[:2]
+    x1, y1, x2, y2 = (int(round(v)) for v in box)
+    x1, y1, x2, y2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
+    crop = image[y1:y2, x1:x2]
+    if crop.size == 0:
+        crop = np.zeros((size, size, 3), np.uint8)
+    if rotated:
+        crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
+    return cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA)
+
+
+def _jitter(box: tuple[float, float, float, float], rng: random.Random, amount: float = 0.08):  # type: ignore[no-untyped-def]
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    return (
+        x1 + rng.uniform(-amount, amount) * w,
+        y1 + rng.uniform(-amount, amount) * h,
+        x2 + rng.uniform(-amount, amount) * w,
+        y2 + rng.uniform(-amount, amount) * h,
+    )
+
+
+def _progress(done: int, total: int, started: float, label: str) -> None:
+    width = 30
+    filled = int(width * done / max(total, 1))
+    rate = done / max(time.time() - started, 1e-6)
+    sys.stderr.write(
+        f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {rate:.1f}/s"
+    )
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def _yolo_line(cls: int, box: tuple[float, float, float, float], w: int, h: int) -> str:
+    x1, y1, x2, y2 = max(box[0], 0), max(box[1], 0), min(box[2], w), min(box[3], h)
+    return f"{cls} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}"
+
+
+def write_scene(
+    image: np.ndarray, tiles: list[PlacedTile], name: str, out: Path, split: str, rng: random.Random
+) -> int:
+    """Write one scene to both datasets; returns the number of crops written."""
+    h, w = image.shape[:2]
+    scale = DETECT_MAX_SIDE / max(h, w)
+    small = cv2.resize(image, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA)
+    cv2.imwrite(
+        str(out / "detect" / "images" / split / f"{name}.jpg"),
+        small,
+        [cv2.IMWRITE_JPEG_QUALITY, 92],
+    )
+    lines = [_yolo_line(t.detector_class(), t.box(), w, h) for t in tiles]
+    (out / "detect" / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + "\n")
+    crops = 0
+    for i, tile in enumerate(tiles):
+        code = tile.code if tile.code is not None else "not_a_tile"
+        if code == "not_a_tile" and rng.random() < 0.5:
+            continue
+        crop = upright_crop(image, _jitter(tile.box(), rng), tile.rotated and not tile.piece)
+        if rng.random() < 0.5:  # seen from across the table
+            crop = cv2.rotate(crop, cv2.ROTATE_180)
+        cv2.imwrite(str(out / "classify" / split / code / f"{name}_{i}.jpg"), crop)
+        crops += 1
+    for j in range(2):  # background and half-tile patches: "not a tile"
+        size = rng.randint(40, 160)
+        x, y = rng.randrange(0, max(1, w - size)), rng.randrange(0, max(1, h - size))
+        crop = upright_crop(image, (x, y, x + size * rng.uniform(0.6, 1.0), y + size), False)
+        cv2.imwrite(str(out / "classify" / split / "not_a_tile" / f"{name}_bg{j}.jpg"), crop)
+    return crops
+
+
+def fill_empty_classes(out: Path) -> None:
+    """Ultralytics needs every class in both splits: copy a crop across where one is empty."""
+    for code in CLASSIFIER_CLASSES:
+        folders = {split: out / "classify" / split / code for split in ("train", "val")}
+        files = {split: sorted(folder.glob("*.jpg")) for split, folder in folders.items()}
+        for split, other in (("val", "train"), ("train", "val")):
+            if not files[split] and files[other]:
+                source = files[other][0]
+                shutil.copyfile(source, folders[split] / f"copy_{source.name}")
+
+
+def add_real_xiangqi(out: Path, limit: int | None = None) -> int:
+    """The real xiangqi photos, every box as ``piece``; the dataset's own split keeps the three
+    rotations of a photo together."""
+    root = shared_data() / "xiangqi-pieces"
+    written = 0
+    for source, split in (("train", "train"), ("valid", "val"), ("test", "val")):
+        labels = sorted((root / source / "labels").glob("*.txt"))
+        for label in labels[:limit]:
+            image = root / source / "images" / (label.stem + ".jpg")
+            if not image.exists():
+                continue
+            lines = []
+            for row in label.read_text().splitlines():
+                parts = row.split()
+                if len(parts) == 5 and (int(parts[0]) in XIANGQI_CLASSES or parts[0] == "14"):
+                    lines.append("4 " + " ".join(parts[1:]))
+            shutil.copyfile(image, out / "detect" / "images" / split / f"xq_{label.stem}.jpg")
+            (out / "detect" / "labels" / split / f"xq_{label.stem}.txt").write_text(
+                "\n".join(lines) + "\n"
+            )
+            written += 1
+    return written
+
+
+def prepare(out: Path) -> None:
+    for split in ("train", "val"):
+        (out / "detect" / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "detect" / "labels" / split).mkdir(parents=True, exist_ok=True)
+        for code in CLASSIFIER_CLASSES:
+            (out / "classify" / split / code).mkdir(parents=True, exist_ok=True)
+    names = "\n".join(f"  {i}: {n}" for i, n in enumerate(DETECTOR_CLASSES))
+    (out / "detect" / "data.yaml").write_text(
+        f"path: {(out / 'detect').resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
+    )
+
+
+def contact_sheet(out: Path, images: list[np.ndarray], columns: int = 4, width: int = 400) -> Path:
+    tiles = []
+    for image in images:
+        scale = width / image.shape[1]
+        small = cv2.resize(image, (width, int(image.shape[0] * scale)))
+        canvas = np.zeros((width, width, 3), np.uint8)
+        canvas[: min(width, small.shape[0]), :] = small[:width]
+        tiles.append(canvas)
+    while len(tiles) % columns:
+        tiles.append(np.zeros((width, width, 3), np.uint8))
+    rows = [np.hstack(tiles[i : i + columns]) for i in range(0, len(tiles), columns)]
+    path = out / "contact_sheet.png"
+    cv2.imwrite(str(path), np.vstack(rows))
+    return path
+
+
+def draw_labels(image: np.ndarray, tiles: list[PlacedTile]) -> np.ndarray:
+    out = image.copy()
+    colours = [(0, 255, 0), (0, 200, 255), (255, 0, 0), (255, 0, 255), (0, 0, 255)]
+    for t in tiles:
+        x1, y1, x2, y2 = (int(v) for v in t.box())
+        cv2.rectangle(out, (x1, y1), (x2, y2), colours[t.detector_class()], 2)
+        cv2.putText(
+            out,
+            t.code or "back",
+            (x1, max(12, y1 - 3)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.5,
+            (0, 0, 255),
+            1,
+        )
+    return out
+
+
+def build(
+    out: Path, scenes: int, seed: int, val_share: float = 0.1, real_xiangqi: bool = True
+) -> dict[str, int]:
+    prepare(out)
+    maker = SceneMaker(FaceLibrary())
+    started = time.time()
+    crops = 0
+    samples = []
+    for i in range(scenes):
+        rng = random.Random(seed * 1_000_003 + i)
+        image, tiles = maker.make(rng)
+        split = "val" if rng.random() < val_share else "train"
+        crops += write_scene(image, tiles, f"s{seed}_{i:05d}", out, split, rng)
+        if len(samples) < 12:
+            samples.append(draw_labels(image, tiles))
+        _progress(i + 1, scenes, started, "scenes")
+    contact_sheet(out, samples)
+    fill_empty_classes(out)
+    xiangqi = add_real_xiangqi(out) if real_xiangqi else 0
+    return {"scenes": scenes, "crops": crops, "xiangqi_photos": xiangqi}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", type=Path, default=Path("datasets/build/synth"))
+    parser.add_argument("--scenes", type=int, default=600)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-xiangqi", action="store_true")
+    args = parser.parse_args(argv)
+    counts = build(args.out, args.scenes, args.seed, real_xiangqi=not args.no_xiangqi)
+    print(counts)
+    return 0

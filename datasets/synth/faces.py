@@ -1,0 +1,292 @@
+"""Tile faces by code: real crops, CC0 art, and faces we render in Chinese/Taiwanese styles.
+
+Every face is an upright BGR image about 3:4 (width:height); pieces are square crops.
+"""
+
+from __future__ import annotations
+
+import csv
+import random
+from collections import defaultdict
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from datasets.synth.sources import CAMERASH_LABELS, FLUFFY_NAMES, XIANGQI_CLASSES, shared_data
+from scoring.tiles import ALL_TILES, Tile, tile_from_code
+
+FACE_SIZE = (150, 200)  # width, height of a rendered face
+NUMERALS = "一二三四五六七八九"
+FONT_GLOBS = (
+    "/usr/share/fonts/opentype/noto/NotoSerifCJK-*.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-*.ttc",
+)
+
+
+@cache
+def cjk_fonts() -> tuple[str, ...]:
+    found: list[str] = []
+    for pattern in FONT_GLOBS:
+        found += sorted(str(p) for p in Path("/").glob(pattern.lstrip("/")))
+    return tuple(found)
+
+
+def _ivory(rng: random.Random) -> tuple[int, int, int]:
+    base = rng.randint(222, 250)
+    return (base - rng.randint(0, 18), base - rng.randint(0, 8), base)  # BGR, warm white
+
+
+def _blank(rng: random.Random) -> Image.Image:
+    b, g, r = _ivory(rng)
+    return Image.new("RGB", FACE_SIZE, (r, g, b))
+
+
+def _font(rng: random.Random, size: int) -> ImageFont.FreeTypeFont:
+    fonts = cjk_fonts()
+    if not fonts:
+        raise FileNotFoundError("no CJK font found: apt-get install fonts-noto-cjk")
+    path = rng.choice(fonts)
+    return ImageFont.truetype(
+        path, size, index=rng.choice((0, 1, 2)) if path.endswith(".ttc") else 0
+    )
+
+
+def _to_bgr(image: Image.Image) -> np.ndarray:
+    return cv2.cvtColor(np.asarray(image), cv2.COLOR_RGB2BGR)
+
+
+def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, font, fill) -> None:  # type: ignore[no-untyped-def]
+    draw.text(xy, text, font=font, fill=fill, anchor="mm")
+
+
+INK = {"black": (25, 25, 30), "red": (200, 30, 35), "green": (20, 120, 60), "blue": (25, 60, 150)}
+
+
+def render_characters(n: int, rng: random.Random, red: bool = False) -> np.ndarray:
+    image = _blank(rng)
+    draw = ImageDraw.Draw(image)
+    w, h = FACE_SIZE
+    top = INK["red"] if red else INK[rng.choice(("black", "blue", "black"))]
+    _text(draw, (w / 2, h * 0.3), NUMERALS[n - 1], _font(rng, rng.randint(62, 78)), top)
+    _text(draw, (w / 2, h * 0.7), "萬", _font(rng, rng.randint(66, 82)), INK["red"])
+    return _to_bgr(image)
+
+
+def _circle(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, colour) -> None:  # type: ignore[no-untyped-def]
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=max(2, int(r / 4)))
+    draw.ellipse((cx - r / 2.4, cy - r / 2.4, cx + r / 2.4, cy + r / 2.4), fill=colour)
+
+
+DOT_LAYOUTS = {
+    1: [(0.5, 0.5)],
+    2: [(0.5, 0.28), (0.5, 0.72)],
+    3: [(0.25, 0.22), (0.5, 0.5), (0.75, 0.78)],
+    4: [(0.3, 0.3), (0.7, 0.3), (0.3, 0.7), (0.7, 0.7)],
+    5: [(0.27, 0.25), (0.73, 0.25), (0.5, 0.5), (0.27, 0.75), (0.73, 0.75)],
+    6: [(0.3, 0.2), (0.7, 0.2), (0.3, 0.5), (0.7, 0.5), (0.3, 0.8), (0.7, 0.8)],
+    7: [(0.22, 0.15), (0.5, 0.25), (0.78, 0.35), (0.3, 0.6), (0.7, 0.6), (0.3, 0.85), (0.7, 0.85)],
+    8: [(0.3, y) for y in (0.14, 0.38, 0.62, 0.86)] + [(0.7, y) for y in (0.14, 0.38, 0.62, 0.86)],
+    9: [(x, y) for y in (0.2, 0.5, 0.8) for x in (0.2, 0.5, 0.8)],
+}
+BAMBOO_LAYOUTS = {
+    2: [(0.5, 0.3), (0.5, 0.7)],
+    3: [(0.5, 0.3), (0.3, 0.7), (0.7, 0.7)],
+    4: [(0.3, 0.3), (0.7, 0.3), (0.3, 0.7), (0.7, 0.7)],
+    5: [(0.25, 0.3), (0.75, 0.3), (0.5, 0.5), (0.25, 0.7), (0.75, 0.7)],
+    6: [(x, y) for y in (0.3, 0.7) for x in (0.2, 0.5, 0.8)],
+    7: [(0.5, 0.17)] + [(x, y) for y in (0.5, 0.8) for x in (0.2, 0.5, 0.8)],
+    8: [(x, y) for y in (0.3, 0.7) for x in (0.14, 0.38, 0.62, 0.86)],
+    9: [(x, y) for y in (0.2, 0.5, 0.8) for x in (0.2, 0.5, 0.8)],
+}
+
+
+def render_dots(n: int, rng: random.Random, red: bool = False) -> np.ndarray:
+    image = _blank(rng)
+    draw = ImageDraw.Draw(image)
+    w, h = FACE_SIZE
+    radius = {1: 48, 2: 30, 3: 24, 4: 26, 5: 22, 6: 20, 7: 16, 8: 15, 9: 18}[n]
+    for i, (x, y) in enumerate(DOT_LAYOUTS[n]):
+        colour = (
+            INK["red"]
+            if red or (n in (1, 5, 7) and i == len(DOT_LAYOUTS[n]) // 2)
+            else (INK["blue"] if i % 2 else INK["green"])
+        )
+        _circle(draw, x * w, 12 + y * (h - 24), radius, colour)
+    return _to_bgr(image)
+
+
+def render_bamboo(n: int, rng: random.Random, red: bool = False) -> np.ndarray:
+    image = _blank(rng)
+    draw = ImageDraw.Draw(image)
+    w, h = FACE_SIZE
+    if n == 1:
+        _text(draw, (w / 2, h / 2), rng.choice(("鳥", "雀", "孔")), _font(rng, 90), INK["green"])
+        return _to_bgr(image)
+    stick_h = {2: 62, 3: 62, 4: 62, 5: 62, 6: 62, 7: 46, 8: 62, 9: 46}[n]
+    for i, (x, y) in enumerate(BAMBOO_LAYOUTS[n]):
+        colour = INK["red"] if red or (n in (5, 7, 9) and i in (0, 4)) else INK["green"]
+        cx, cy = x * w, 12 + y * (h - 24)
+        draw.rounded_rectangle((cx - 7, cy - stick_h / 2, cx + 7, cy + stick_h / 2), 5, fill=colour)
+        draw.line((cx - 7, cy, cx + 7, cy), fill=(255, 255, 240), width=2)
+    return _to_bgr(image)
+
+
+HONOR_TEXT = {1: "東", 2: "南", 3: "西", 4: "北", 6: "發", 7: "中"}
+
+
+def render_honor(n: int, rng: random.Random) -> np.ndarray:
+    image = _blank(rng)
+    draw = ImageDraw.Draw(image)
+    w, h = FACE_SIZE
+    if n == 5:
+        if rng.random() < 0.6:  # the framed white dragon of Chinese sets; else a blank face
+            colour = INK[rng.choice(("blue", "black", "green"))]
+            inset = rng.randint(18, 30)
+            draw.rectangle(
+                (inset, inset, w - inset, h - inset), outline=colour, width=rng.randint(5, 9)
+            )
+        return _to_bgr(image)
+    colour = {6: INK["green"], 7: INK["red"]}.get(n, INK[rng.choice(("black", "blue"))])
+    _text(draw, (w / 2, h / 2), HONOR_TEXT[n], _font(rng, rng.randint(96, 124)), colour)
+    return _to_bgr(image)
+
+
+FLOWER_TEXT = "春夏秋冬梅蘭菊竹"
+
+
+def render_flower(n: int, rng: random.Random) -> np.ndarray:
+    image = _blank(rng)
+    draw = ImageDraw.Draw(image)
+    w, h = FACE_SIZE
+    colour = INK[rng.choice(("red", "blue", "green", "black"))]
+    _text(draw, (w / 2, h * 0.55), FLOWER_TEXT[n - 1], _font(rng, rng.randint(70, 100)), colour)
+    number = str((n - 1) % 4 + 1)
+    corner = rng.choice(((22, 26), (w - 22, 26)))
+    _text(draw, corner, number, _font(rng, 34), INK["red" if n <= 4 else "blue"])
+    if rng.random() < 0.5:  # a leaf or petal flourish so flowers are not text alone
+        cx, cy = rng.randint(30, w - 30), rng.randint(h - 55, h - 25)
+        draw.ellipse((cx - 14, cy - 8, cx + 14, cy + 8), fill=INK["green"])
+    return _to_bgr(image)
+
+
+def render_face(tile: Tile, rng: random.Random) -> np.ndarray:
+    if tile.is_suited:
+        red = tile.is_red_five
+        maker = {"m": render_characters, "p": render_dots, "s": render_bamboo}[tile.suit.value]
+        return maker(tile.rank, rng, red)
+    if tile.is_honor:
+        return render_honor(tile.number, rng)
+    if tile.is_flower:
+        return render_flower(tile.number, rng)
+    return render_piece(tile, rng)
+
+
+def render_piece(tile: Tile, rng: random.Random) -> np.ndarray:
+    size = 160
+    b, g, r = _ivory(rng)
+    image = Image.new("RGB", (size, size), (60, 120, 160))
+    draw = ImageDraw.Draw(image)
+    draw.ellipse((4, 4, size - 4, size - 4), fill=(r - 20, g - 30, b - 50))
+    colour = INK["red"] if tile.suit.value == "r" else INK["black"]
+    draw.ellipse((18, 18, size - 18, size - 18), outline=colour, width=4)
+    _text(draw, (size / 2, size / 2), tile.name, _font(rng, rng.randint(70, 90)), colour)
+    return _to_bgr(image)
+
+
+def _fluffy_faces(root: Path) -> dict[str, list[np.ndarray]]:
+    faces: dict[str, list[np.ndarray]] = defaultdict(list)
+    for style in ("Regular", "Black"):
+        folder = root / "fluffystuff-riichi-tiles" / "Export" / style
+        front = cv2.imread(str(folder / "Front.png"), cv2.IMREAD_UNCHANGED)
+        if front is None:
+            continue
+        for name, code in FLUFFY_NAMES.items():
+            art = cv2.imread(str(folder / f"{name}.png"), cv2.IMREAD_UNCHANGED)
+            if art is None:
+                continue
+            faces[code].append(_over(front, art))
+    return faces
+
+
+def _over(base: np.ndarray, art: np.ndarray) -> np.ndarray:
+    """Art with alpha over a face with alpha, flattened onto ivory; trimmed to the face."""
+    canvas = np.full(base.shape[:2] + (3,), 240, np.uint8)
+    for layer in (base, cv2.resize(art, (base.shape[1], base.shape[0]))):
+        alpha = layer[:, :, 3:4].astype(np.float32) / 255 if layer.shape[2] == 4 else 1.0
+        canvas = (canvas * (1 - alpha) + layer[:, :, :3] * alpha).astype(np.uint8)
+    ys, xs = np.nonzero(base[:, :, 3] > 10) if base.shape[2] == 4 else (None, None)
+    if ys is not None and len(ys):
+        canvas = canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    return cv2.resize(canvas, FACE_SIZE, interpolation=cv2.INTER_AREA)
+
+
+def _camerash_faces(root: Path) -> dict[str, list[np.ndarray]]:
+    faces: dict[str, list[np.ndarray]] = defaultdict(list)
+    base = root / "camerash-tiles"
+    labels_csv = base / "tiles-data" / "data.csv"
+    if not labels_csv.exists():
+        return faces
+    seen: set[str] = set()
+    with open(labels_csv, encoding="utf-8-sig") as handle:
+        for row in csv.DictReader(handle):
+            name = row["image-name"]
+            if name in seen:  # 582.jpg is listed twice
+                continue
+            seen.add(name)
+            code = CAMERASH_LABELS.get(row["label-name"])
+            image = cv2.imread(str(base / "tiles-resized" / name))
+            if code and image is not None:
+                faces[code].append(cv2.resize(image, FACE_SIZE, interpolation=cv2.INTER_AREA))
+    return faces
+
+
+def _xiangqi_crops(root: Path, limit_per_class: int = 60) -> dict[str, list[np.ndarray]]:
+    """Square crops of real pieces from the labelled xiangqi photos (train split only)."""
+    faces: dict[str, list[np.ndarray]] = defaultdict(list)
+    folder = root / "xiangqi-pieces" / "train"
+    for label_path in sorted((folder / "labels").glob("*.txt")):
+        if all(len(v) >= limit_per_class for v in faces.values()) and len(faces) == 14:
+            break
+        image = cv2.imread(str(folder / "images" / (label_path.stem + ".jpg")))
+        if image is None:
+            continue
+        h, w = image.shape[:2]
+        for line in label_path.read_text().splitlines():
+            parts = line.split()
+            if len(parts) != 5 or int(parts[0]) not in XIANGQI_CLASSES:
+                continue
+            code = XIANGQI_CLASSES[int(parts[0])]
+            if len(faces[code]) >= limit_per_class:
+                continue
+            cx, cy, bw, bh = (float(v) for v in parts[1:])
+            x1, y1 = int((cx - bw / 2) * w), int((cy - bh / 2) * h)
+            x2, y2 = int((cx + bw / 2) * w), int((cy + bh / 2) * h)
+            crop = image[max(y1, 0) : y2, max(x1, 0) : x2]
+            if crop.size and min(crop.shape[:2]) >= 16:
+                faces[code].append(cv2.resize(crop, (160, 160)))
+    return faces
+
+
+class FaceLibrary:
+    """Faces per tile code; ``face(code, rng)`` picks a real one or renders a new one."""
+
+    def __init__(self, root: Path | None = None, real_share: float = 0.6) -> None:
+        root = root or shared_data()
+        self.real: dict[str, list[np.ndarray]] = defaultdict(list)
+        for source in (_fluffy_faces(root), _camerash_faces(root), _xiangqi_crops(root)):
+            for code, images in source.items():
+                self.real[code] += images
+        self.real_share = real_share
+
+    def face(self, code: str, rng: random.Random) -> np.ndarray:
+        tile = tile_from_code(code)
+        real = self.real.get(code)
+        if real and rng.random() < self.real_share:
+            return real[rng.randrange(len(real))]
+        return render_face(tile, rng)
+
+    def codes(self) -> list[str]:
+        return [t.code for t in ALL_TILES]

@@ -1,0 +1,71 @@
+"""Where tile faces come from: the shared data folders, found beside the repository."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def shared_data() -> Path:
+    """``../shared/data`` beside the checkout, or ``$TILESCORE_SHARED_DATA``."""
+    override = os.environ.get("TILESCORE_SHARED_DATA")
+    return Path(override) if override else REPO.parent / "shared" / "data"
+
+
+FLUFFY_NAMES = {
+    **{f"Man{n}": f"{n}m" for n in range(1, 10)},
+    **{f"Pin{n}": f"{n}p" for n in range(1, 10)},
+    **{f"Sou{n}": f"{n}s" for n in range(1, 10)},
+    "Man5-Dora": "0m",
+    "Pin5-Dora": "0p",
+    "Sou5-Dora": "0s",
+    "Ton": "1z",
+    "Nan": "2z",
+    "Shaa": "3z",
+    "Pei": "4z",
+    "Haku": "5z",
+    "Hatsu": "6z",
+    "Chun": "7z",
+}
+
+CAMERASH_LABELS = {
+    **{f"dots-{n}": f"{n}p" for n in range(1, 10)},
+    **{f"bamboo-{n}": f"{n}s" for n in range(1, 10)},
+    **{f"characters-{n}": f"{n}m" for n in range(1, 10)},
+    "honors-east": "1z",
+    "honors-south": "2z",
+    "honors-west": "3z",
+    "honors-north": "4z",
+    "honors-white": "5z",
+    "honors-green": "6z",
+    "honors-red": "7z",
+    "bonus-spring": "1f",
+    "bonus-summer": "2f",
+    "bonus-autumn": "3f",
+    "bonus-winter": "4f",
+    "bonus-plum": "5f",
+    "bonus-orchid": "6f",
+    "bonus-chrysanthemum": "7f",
+    "bonus-bamboo": "8f",
+}
+
+# xiangqi-pieces data.yaml order. Class 14 is undeclared: it mixes red pieces, so its boxes are
+# used only as "a piece" for the detector, never for the classifier.
+XIANGQI_CLASSES = {
+    0: "2b",  # b_advisor 士
+    1: "6b",  # b_cannon 包
+    2: "4b",  # b_chariot 車
+    3: "3b",  # b_elephant 象
+    4: "1b",  # b_general 將
+    5: "5b",  # b_horse 馬
+    6: "7b",  # b_soldier 卒
+    7: "2r",  # r_advisor 仕
+    8: "6r",  # r_cannon 炮
+    9: "4r",  # r_chariot 俥
+    10: "3r",  # r_elephant 相
+    11: "1r",  # r_general 帥
+    12: "5r",  # r_horse 傌
+    13: "7r",  # r_soldier 兵
+}

@@ -1,0 +1,170 @@
+"""Layout reconstruction from detection fixtures built here: rows, gaps, melds, angles."""
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from vision.layout import reconstruct_json
+
+REPO = Path(__file__).resolve().parents[2]
+W, H = 60.0, 80.0  # a tile's width and height in pixels
+
+
+def row(codes, x=100.0, y=500.0, gap_before=None, step=W + 2, down=(), rotated=()):
+    """Detections for tiles side by side; ``gap_before`` maps index -> extra gap in pixels."""
+    out = []
+    for i, code in enumerate(codes):
+        x += (gap_before or {}).get(i, 0)
+        w, h = (H, W) if i in rotated else (W, H)
+        out.append(
+            {
+                "code": None if i in down else code,
+                "box": [x, y, x + w, y + h],
+                "face_down": i in down,
+                "rotated": i in rotated,
+                "confidence": 0.95,
+            }
+        )
+        x += w + 2
+    return out
+
+
+def turn(tiles, degrees, centre=(800.0, 600.0)):
+    """The same layout photographed turned by ``degrees`` (boxes stay axis-aligned)."""
+    a = math.radians(degrees)
+    out = []
+    for t in tiles:
+        x1, y1, x2, y2 = t["box"]
+        cx, cy = (x1 + x2) / 2 - centre[0], (y1 + y2) / 2 - centre[1]
+        nx = cx * math.cos(a) - cy * math.sin(a) + centre[0]
+        ny = cx * math.sin(a) + cy * math.cos(a) + centre[1]
+        w, h = x2 - x1, y2 - y1
+        if round(degrees / 90) % 2:
+            w, h = h, w
+        out.append({**t, "box": [nx - w / 2, ny - h / 2, nx + w / 2, ny + h / 2]})
+    return out
+
+
+HAND16 = [
+    "1m",
+    "2m",
+    "3m",
+    "4m",
+    "5m",
+    "6m",
+    "7m",
+    "8m",
+    "9m",
+    "2p",
+    "3p",
+    "4p",
+    "5p",
+    "6p",
+    "1s",
+    "1s",
+]
+
+
+def photo(tiles):
+    return {"image": "x.jpg", "width": 1600, "height": 1200, "tiles": tiles}
+
+
+def test_straight_row_with_winning_tile_apart():
+    tiles = row([*HAND16, "7p"], gap_before={16: 40})
+    out = reconstruct_json(photo(tiles), "taiwan")
+    assert out["win_tile"] == "7p"
+    assert out["hand"] == "".join(HAND16) + "7p"
+    assert out["problems"] == []
+
+
+@pytest.mark.parametrize("degrees", [0, 30, 90, -60])
+def test_rotated_photo_gives_the_same_hand(degrees):
+    tiles = turn(row([*HAND16, "7p"], gap_before={16: 40}), degrees)
+    out = reconstruct_json(photo(tiles), "taiwan")
+    assert out["win_tile"] == "7p"
+    assert sorted(out["hand"]) == sorted("".join(HAND16) + "7p")
+
+
+def test_winning_tile_not_apart_is_reported_and_last_tile_used():
+    out = reconstruct_json(photo(row([*HAND16, "7p"])), "taiwan")
+    assert out["win_tile"] == "7p"
+    assert "winning tile not set apart: last tile of the row used" in out["problems"]
+
+
+def test_melds_to_the_right_with_a_sideways_claimed_tile():
+    concealed = ["2p", "3p", "4p", "5p", "6p", "7p", "1s", "1s"]
+    tiles = row(
+        [*concealed, "9s", "7z", "7z", "7z", "1m", "2m", "3m"],
+        gap_before={8: 40, 9: 40, 12: 40},
+        rotated={9},
+    )
+    out = reconstruct_json(photo(tiles), "taiwan")
+    assert out["win_tile"] == "9s"
+    assert {m["type"] for m in out["melds"]} == {"pon", "chi"}
+    assert "15 tiles" not in " ".join(out["problems"])
+
+
+def test_melds_in_a_row_in_front_and_a_concealed_kong():
+    concealed = row(
+        ["1m", "2m", "3m", "4m", "5m", "6m", "2p", "3p", "4p", "1s", "1s", "5z"],
+        gap_before={11: 40},
+    )
+    melds = row(["9s", "9s", "9s", "9s", "7z", "7z", "7z"], y=700, gap_before={4: 40}, down={0, 3})
+    out = reconstruct_json(photo(concealed + melds), "taiwan")
+    kinds = sorted(m["type"] for m in out["melds"])
+    assert kinds == ["concealed_kong", "pon"]
+    assert next(m for m in out["melds"] if m["type"] == "concealed_kong")["tiles"] == "9s9s9s9s"
+
+
+def test_flowers_anywhere_are_flowers():
+    tiles = row([*HAND16, "7p"], gap_before={16: 40}) + row(["1f", "6f"], y=100, x=900)
+    out = reconstruct_json(photo(tiles), "taiwan")
+    assert out["flowers"] == "1f6f"
+    assert out["win_tile"] == "7p"
+
+
+def test_missing_tile_is_counted():
+    out = reconstruct_json(photo(row([*HAND16[:-1], "7p"], gap_before={15: 40})), "taiwan")
+    assert "17 tiles expected, 16 found" in out["problems"]
+
+
+def test_overlap_and_low_confidence_are_reported():
+    tiles = row([*HAND16, "7p"], gap_before={16: 40})
+    tiles[3] = {**tiles[3], "confidence": 0.3, "alternatives": [["9s", 0.3]]}
+    tiles.append({**tiles[0], "box": [t + 5 for t in tiles[0]["box"]]})
+    out = reconstruct_json(photo(tiles), "taiwan")
+    assert any(p.startswith("two tiles overlap") for p in out["problems"])
+    assert "low confidence: 4m or 9s?" in out["problems"]
+
+
+def test_empty_photo_is_a_problem_not_an_error():
+    assert reconstruct_json(photo([]), "taiwan")["problems"] == ["no tiles found in the photo"]
+
+
+def test_reconstruct_and_score_chain_through_the_cli():
+    detections = json.dumps(photo(row([*HAND16, "7p"], gap_before={16: 40})))
+    run = subprocess.run(
+        [sys.executable, "-m", "device.cli", "reconstruct", "--json", "-"],
+        input=detections,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    hand = {**json.loads(run.stdout), "variant": "taiwan", "seat_wind": "S", "discarder": "N"}
+    hand.pop("problems")
+    score = subprocess.run(
+        [sys.executable, "-m", "device.cli", "score", "--json", "-"],
+        input=json.dumps(hand),
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
+    result = json.loads(score.stdout)
+    assert result["winning"] and result["total"] == 3  # 平胡 2 + 門清 1

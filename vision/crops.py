@@ -1,0 +1,35 @@
+"""The classifier's view of each tile: an upright crop of the full-resolution photo, batched."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.images import to_model_colours
+
+
+def crop_upright(
+    image: np.ndarray, box: np.ndarray | tuple[float, ...], rotated: bool, size: tuple[int, int]
+) -> np.ndarray:
+    """The box cut from the photo, turned a quarter when the tile lies sideways, and squeezed to
+    ``size`` (height, width) without keeping the aspect ratio.
+
+    This is exactly how the training crops were made (datasets/synth/build.py ``upright_crop``):
+    the classifier is invariant to a half turn, so the direction of the quarter turn is free.
+    """
+    height, width = image.shape[:2]
+    x1, y1, x2, y2 = (int(round(float(v))) for v in box)
+    x1, y1, x2, y2 = max(0, x1), max(0, y1), min(width, x2), min(height, y2)
+    if x2 <= x1 or y2 <= y1:
+        return np.zeros((size[0], size[1], 3), np.uint8)
+    crop = image[y1:y2, x1:x2]
+    if rotated:
+        crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
+    return cv2.resize(crop, (size[1], size[0]), interpolation=cv2.INTER_AREA)
+
+
+def to_batch(images_bgr: list[np.ndarray], scale: float, channel_order: str = "RGB") -> np.ndarray:
+    """BGR uint8 images of one size to the NCHW float32 batch a network takes."""
+    batch = np.stack([to_model_colours(i, channel_order) for i in images_bgr]).astype(np.float32)
+    batch *= np.float32(scale)
+    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2))

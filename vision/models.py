@@ -1,0 +1,189 @@
+"""Model files: the metadata JSON beside each ONNX file, and one onnxruntime session per model.
+
+Nothing about a model is hard-coded elsewhere: classes, codes, input size and normalisation all
+come from its metadata, and the ONNX graph is checked against it when it loads.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.errors import ModelError
+
+
+@dataclass(frozen=True)
+class ModelClass:
+    """One network output class; ``code`` is a tile code or None (a detector shape class,
+    ``not_a_tile``)."""
+
+    name: str
+    code: str | None
+    face_down: bool = False
+    rotated: bool = False
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """A model's metadata JSON, read and checked."""
+
+    name: str
+    task: str
+    onnx_path: Path
+    input_size: tuple[int, int]
+    scale: float
+    channel_order: str
+    classes: tuple[ModelClass, ...]
+    metadata: dict[str, Any]
+
+    @property
+    def is_single_stage(self) -> bool:
+        """A detector whose classes are tile codes reads tiles without a classifier."""
+        return self.task == "detect" and any(c.code for c in self.classes)
+
+
+def load_info(meta_path: Path) -> ModelInfo:
+    """The metadata at ``meta_path``; the ONNX file it names must exist."""
+    try:
+        data = json.loads(meta_path.read_text("utf-8"))
+    except FileNotFoundError:
+        raise ModelError(f"model metadata {str(meta_path)!r} not found") from None
+    except json.JSONDecodeError as error:
+        raise ModelError(
+            f"model metadata {str(meta_path)!r} is not valid JSON: {error.msg}"
+        ) from None
+    try:
+        classes = tuple(
+            ModelClass(c["name"], c.get("code"), bool(c.get("face_down")), bool(c.get("rotated")))
+            for c in data["classes"]
+        )
+        height, width = data["input_size"]
+        onnx_path = meta_path.parent / data["onnx"]
+        norm = data.get("normalisation", {})
+        info = ModelInfo(
+            name=data["name"],
+            task=data["task"],
+            onnx_path=onnx_path,
+            input_size=(int(height), int(width)),
+            scale=float(norm.get("scale", 1 / 255)),
+            channel_order=norm.get("channel_order", "RGB"),
+            classes=classes,
+            metadata=data,
+        )
+    except KeyError as error:
+        raise ModelError(f"model metadata {str(meta_path)!r} has no {error}") from None
+    except (TypeError, ValueError) as error:
+        raise ModelError(f"model metadata {str(meta_path)!r} is malformed: {error}") from None
+    if info.task not in ("detect", "classify"):
+        raise ModelError(f"model metadata {str(meta_path)!r}: unknown task {info.task!r}")
+    if info.channel_order not in ("RGB", "BGR"):
+        raise ModelError(
+            f"model metadata {str(meta_path)!r}: channel_order must be RGB or BGR, "
+            f"not {info.channel_order!r}"
+        )
+    if not onnx_path.exists():
+        raise ModelError(f"model file {str(onnx_path)!r} named by {meta_path.name} is missing")
+    return info
+
+
+class OnnxModel:
+    """An onnxruntime session for one model, checked against its metadata and warmed up once."""
+
+    def __init__(self, info: ModelInfo, threads: int | None = None) -> None:
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        if threads:
+            options.intra_op_num_threads = threads
+            options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        try:
+            self.session = ort.InferenceSession(
+                str(info.onnx_path), options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as error:  # onnxruntime raises its own types; any of them means "bad file"
+            first_line = (str(error).strip().splitlines() or ["unknown error"])[0]
+            raise ModelError(
+                f"model file {str(info.onnx_path)!r} cannot be loaded: {first_line}"
+            ) from None
+        self.info = info
+        model_input = self.session.get_inputs()[0]
+        self.input_name = model_input.name
+        self.dynamic_batch = not isinstance(model_input.shape[0], int)
+        self._check_against_metadata()
+        self.warm_up()
+
+    def _check_against_metadata(self) -> None:
+        name = self.info.onnx_path.name
+        output = self.session.get_outputs()[0].shape
+        classes = len(self.info.classes)
+        if self.info.task == "detect":
+            if len(output) != 3:
+                raise ModelError(f"{name} is not a YOLO detector: output shape {output}")
+            if isinstance(output[1], int) and output[1] != classes + 4:
+                raise ModelError(
+                    f"{name} outputs {output[1]} values per box (4 + classes) but its metadata "
+                    f"lists {classes} classes"
+                )
+        else:
+            if len(output) != 2:
+                raise ModelError(f"{name} is not a classifier: output shape {output}")
+            if isinstance(output[1], int) and output[1] != classes:
+                raise ModelError(
+                    f"{name} outputs {output[1]} classes but its metadata lists {classes}"
+                )
+        in_shape = self.session.get_inputs()[0].shape
+        if len(in_shape) != 4:
+            raise ModelError(f"{name} does not take an image batch: input shape {in_shape}")
+        if all(isinstance(v, int) for v in in_shape[2:]) and tuple(in_shape[2:]) != tuple(
+            self.info.input_size
+        ):
+            raise ModelError(
+                f"{name} takes {in_shape[3]}x{in_shape[2]} images but its metadata says "
+                f"{self.info.input_size[1]}x{self.info.input_size[0]}"
+            )
+        embedded = _embedded_names(self.session)
+        declared = [c.name for c in self.info.classes]
+        if embedded is not None and embedded != declared:
+            raise ModelError(
+                f"{name} was trained on classes {embedded[:4]}... but its metadata lists "
+                f"{declared[:4]}...: the .onnx and .json do not belong together"
+            )
+
+    def warm_up(self) -> None:
+        """One run at load, so the first photo is not charged for onnxruntime's lazy setup."""
+        height, width = self.info.input_size
+        self.run(np.zeros((1, 3, height, width), np.float32))
+
+    def run(self, batch: np.ndarray) -> np.ndarray:
+        return self.session.run(None, {self.input_name: batch})[0]
+
+
+def _embedded_names(session: object) -> list[str] | None:
+    """The class names ultralytics writes into an exported ONNX file, if any."""
+    import ast
+
+    props = session.get_modelmeta().custom_metadata_map  # type: ignore[attr-defined]
+    try:
+        names = ast.literal_eval(props["names"])
+        return [str(names[i]) for i in range(len(names))]
+    except (KeyError, ValueError, SyntaxError, TypeError):
+        return None
+
+
+def find_pair(models_dir: Path) -> tuple[Path, Path | None]:
+    """The detector and classifier metadata named by ``models/default.json``."""
+    default = models_dir / "default.json"
+    if not default.exists():
+        raise ModelError(f"no models in {str(models_dir)!r}: {default.name} is missing")
+    try:
+        pair = json.loads(default.read_text("utf-8"))
+        detector = models_dir / pair["detector"]
+        classifier = models_dir / pair["classifier"] if pair.get("classifier") else None
+    except (json.JSONDecodeError, KeyError, TypeError):
+        raise ModelError(f"{str(default)!r} must name a detector and a classifier") from None
+    return detector, classifier

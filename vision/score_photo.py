@@ -1,0 +1,79 @@
+"""``tilescore score PHOTO``: detect, rebuild the hand from the layout, score, show it all."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+from scoring.cli import format_result, hand_from_options
+from scoring.hand_json import score_json
+from vision.images import load_image
+from vision.layout import reconstruct_json
+from vision.pipeline import load_pipeline
+
+
+def score_photo_command(args: argparse.Namespace) -> int:
+    photo = Path(args.source)
+    image = load_image(photo)
+    pipeline = load_pipeline(Path(args.models or "models"))
+    reading = pipeline.read(image)
+    tiles = [t.to_json() for t in reading.tiles]
+    variant = args.variant or "taiwan"
+    layout = reconstruct_json(
+        {"width": image.shape[1], "height": image.shape[0], "tiles": tiles}, variant
+    )
+    context = hand_from_options(_with_hand(args, layout["hand"]))
+    hand: dict[str, Any] = {**context, **{k: layout[k] for k in ("hand", "win_tile", "flowers")}}
+    hand["melds"] = layout["melds"]
+    if not hand["win_tile"]:
+        hand.pop("win_tile")
+    result = score_json(hand)
+    if args.annotate:
+        _annotate(image, reading.tiles, layout, result, Path(args.annotate))
+    if args.json:
+        out = {"tiles": tiles, "reading": layout, "result": result, "problems": layout["problems"]}
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    print(f"{photo}: {len(tiles)} tiles read")
+    for problem in layout["problems"]:
+        print(f"  ! {problem}")
+    if "error" in result:
+        print(f"error: {result['error']}")
+        return 2
+    melds = [f"{m['type']}:{m['tiles']}" for m in layout["melds"]]
+    print(format_result({**hand, "melds": melds}, result))
+    return 0
+
+
+def _with_hand(args: argparse.Namespace, hand: str) -> argparse.Namespace:
+    copy = argparse.Namespace(**vars(args))
+    copy.hand = hand
+    return copy
+
+
+def _annotate(
+    image: Any, tiles: Any, layout: dict[str, Any], result: dict[str, Any], target: Path
+) -> None:
+    from vision.annotate import annotate
+
+    out = annotate(image, tiles)
+    summary = f"{layout['hand']} +{layout['win_tile']}  " + (
+        f"{result['total']} {result['unit']}" if "total" in result else result.get("error", "")
+    )
+    scale = max(1.0, image.shape[1] / 1200)
+    cv2.putText(
+        out,
+        summary,
+        (20, int(50 * scale)),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        scale,
+        (255, 255, 255),
+        max(2, int(3 * scale)),
+        cv2.LINE_AA,
+    )
+    target.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(target), out)

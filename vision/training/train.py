@@ -1,0 +1,186 @@
+"""Train the detector or the classifier from scratch (or on from a checkpoint) and ship it as ONNX.
+
+The shipped files are ``models/NAME.onnx`` and ``models/NAME.json`` (classes with their tile
+codes, input size, normalisation, training data and command, metrics, date; see
+docs/contracts.md). The detector's ultralytics checkpoint is kept as ``models/NAME.pt`` so a later
+session can train on from it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+import sys
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import vision.training.offline  # noqa: F401  (configures ultralytics before it is imported)
+from scoring.tiles import tile_from_code
+
+DETECTOR_CLASSES = ("tile", "tile_rotated", "back", "back_rotated", "piece")
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    task: str  # "detect" or "classify"
+    data: Path
+    out_dir: Path
+    name: str
+    epochs: int
+    imgsz: int
+    batch: int
+    device: str
+    start_from: Path | None
+    workers: int = 2
+    fraction: float = 1.0
+
+
+def _class_entry(task: str, name: str) -> dict[str, Any]:
+    if task == "classify":
+        code = None if name == "not_a_tile" else tile_from_code(name).code
+        return {"name": name, "code": code}
+    if name in DETECTOR_CLASSES:
+        return {
+            "name": name,
+            "code": None,
+            "face_down": name.startswith("back"),
+            "rotated": name.endswith("_rotated"),
+        }
+    # A single-stage baseline: detector classes are tile codes.
+    return {"name": name, "code": tile_from_code(name).code, "face_down": False, "rotated": False}
+
+
+def train(settings: TrainSettings, command: str) -> Path:
+    """Train, export ONNX, write the metadata; returns the metadata path."""
+    # ultralytics rounds the input size up to a multiple of the network stride (32).
+    settings = replace(settings, imgsz=-(-settings.imgsz // 32) * 32)
+    import torch
+    from ultralytics import YOLO
+
+    torch.set_num_threads(max(1, torch.get_num_threads()))
+    if settings.start_from is not None:
+        model = YOLO(str(settings.start_from))
+    else:
+        model = YOLO("yolo11n-cls.yaml" if settings.task == "classify" else "yolo11n.yaml")
+    run_dir = settings.out_dir / "runs"
+    started = time.time()
+    options: dict[str, Any] = {
+        "data": str(settings.data),
+        "epochs": settings.epochs,
+        "imgsz": settings.imgsz,
+        "batch": settings.batch,
+        "device": settings.device,
+        "workers": settings.workers,
+        "project": str(run_dir.resolve()),
+        "name": settings.name,
+        "exist_ok": True,
+        "plots": False,
+        "pretrained": False,
+        "amp": False,
+        "fraction": settings.fraction,
+        "verbose": True,
+    }
+    if settings.task == "classify":
+        # Tiles must stay whole and unmirrored (a mirrored 7 is no tile); the data already has
+        # the 180° turns a photo from across the table gives.
+        options.update(
+            scale=0.1,
+            fliplr=0.0,
+            flipud=0.0,
+            erasing=0.0,
+            auto_augment=None,
+            hsv_h=0.01,
+            hsv_s=0.4,
+            hsv_v=0.4,
+        )
+    else:
+        options.update(
+            fliplr=0.5,
+            flipud=0.5,
+            degrees=10.0,
+            mosaic=1.0,
+            close_mosaic=2,
+            hsv_h=0.01,
+            hsv_s=0.5,
+            hsv_v=0.4,
+            scale=0.5,
+        )
+    results = model.train(**options)
+    minutes = (time.time() - started) / 60
+    weights = run_dir / settings.name / "weights"
+    best = weights / "best.pt" if (weights / "best.pt").exists() else weights / "last.pt"
+    trained = YOLO(str(best))
+    names = [trained.names[i] for i in range(len(trained.names))]
+    onnx_path = Path(
+        trained.export(
+            format="onnx",
+            imgsz=settings.imgsz,
+            opset=17,
+            simplify=False,
+            dynamic=settings.task == "classify",
+            device="cpu",
+        )
+    )
+    settings.out_dir.mkdir(parents=True, exist_ok=True)
+    shipped_onnx = settings.out_dir / f"{settings.name}.onnx"
+    shutil.copyfile(onnx_path, shipped_onnx)
+    if settings.task == "detect":
+        _save_checkpoint(best, settings.out_dir / f"{settings.name}.pt")
+    metrics = _metrics(results, settings.task)
+    metadata = {
+        "name": settings.name,
+        "task": settings.task,
+        "onnx": shipped_onnx.name,
+        "input_size": [settings.imgsz, settings.imgsz],
+        "normalisation": {"scale": 1 / 255, "channel_order": "RGB"},
+        "classes": [_class_entry(settings.task, n) for n in names],
+        "training": {
+            "data": str(settings.data),
+            "command": command,
+            "epochs": settings.epochs,
+            "imgsz": settings.imgsz,
+            "batch": settings.batch,
+            "device": settings.device,
+            "minutes": round(minutes, 1),
+            "started_from": str(settings.start_from) if settings.start_from else "scratch",
+            "ultralytics": _version("ultralytics"),
+        },
+        "metrics": {"synthetic_val": metrics},
+        "date": dt.date.today().isoformat(),
+    }
+    meta_path = settings.out_dir / f"{settings.name}.json"
+    meta_path.write_text(json.dumps(metadata, indent=2, ensure_ascii=False) + "\n")
+    return meta_path
+
+
+def _save_checkpoint(best: Path, target: Path) -> None:
+    """Keep the checkpoint without optimizer state: a third of the size, and enough to train on."""
+    import torch
+
+    checkpoint = torch.load(best, map_location="cpu", weights_only=False)
+    checkpoint["optimizer"] = None
+    torch.save(checkpoint, target)
+
+
+def _metrics(results: Any, task: str) -> dict[str, float]:
+    values = getattr(results, "results_dict", None) or {}
+    keep = {}
+    for key, value in values.items():
+        try:
+            keep[key] = round(float(value), 4)
+        except (TypeError, ValueError):
+            continue
+    return keep
+
+
+def _version(package: str) -> str:
+    from importlib.metadata import version
+
+    return version(package)
+
+
+def command_line() -> str:
+    return "tilescore " + " ".join(sys.argv[1:])
