@@ -273,10 +273,16 @@ def _xiangqi_crops(root: Path, limit_per_class: int = 60) -> dict[str, list[np.n
 class FaceLibrary:
     """Faces per tile code; ``face(code, rng)`` picks a real one or renders a new one."""
 
-    def __init__(self, root: Path | None = None, real_share: float = 0.6) -> None:
+    def __init__(
+        self, root: Path | None = None, real_share: float = 0.6, shareable_only: bool = False
+    ) -> None:
+        """``shareable_only`` keeps to the CC0 art and our own renders, for committed photos."""
         root = root or shared_data()
         self.real: dict[str, list[np.ndarray]] = defaultdict(list)
-        for source in (_fluffy_faces(root), _camerash_faces(root), _xiangqi_crops(root)):
+        sources = [_fluffy_faces(root)]
+        if not shareable_only:
+            sources += [_camerash_faces(root), _xiangqi_crops(root)]
+        for source in sources:
             for code, images in source.items():
                 self.real[code] += images
         self.real_share = real_share

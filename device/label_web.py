@@ -1,0 +1,78 @@
+"""The labelling page: open a folder of photos, pre-label them with the models, fix them fast.
+
+Every change the page makes is saved at once, atomically, so closing the page loses nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, jsonify, request, send_file, send_from_directory
+
+from device.labels import LabelStore
+from scoring.errors import TilescoreError
+from scoring.tiles import ALL_TILES
+
+STATIC = Path(__file__).parent / "app" / "static"
+
+
+def create_label_app(store: LabelStore, models_dir: Path | None) -> Flask:
+    app = Flask(__name__, static_folder=None)
+    pipeline: dict[str, Any] = {}
+
+    def propose(name: str) -> dict[str, Any]:
+        """The models' reading of a photo, as a label to correct (status "proposed")."""
+        from vision.images import load_image
+
+        image = load_image(store.photo_path(name))
+        tiles: list[dict[str, Any]] = []
+        if models_dir is not None and (models_dir / "default.json").exists():
+            if "reader" not in pipeline:
+                from vision.pipeline import load_pipeline
+
+                pipeline["reader"] = load_pipeline(models_dir)
+            reading = pipeline["reader"].read(image)
+            tiles = [
+                {"code": t.code, "box": list(t.box), "face_down": t.face_down, "rotated": t.rotated}
+                for t in reading.tiles
+            ]
+        label = {
+            "width": image.shape[1],
+            "height": image.shape[0],
+            "status": "proposed",
+            "tiles": tiles,
+        }
+        return store.save(name, label)
+
+    @app.errorhandler(TilescoreError)
+    def user_error(error: TilescoreError) -> Any:
+        return jsonify(error=str(error)), 400
+
+    @app.get("/")
+    def page() -> Response:
+        return send_from_directory(STATIC, "label.html")
+
+    @app.get("/static/<path:name>")
+    def static_file(name: str) -> Response:
+        return send_from_directory(STATIC, name)
+
+    @app.get("/api/photos")
+    def photos() -> Any:
+        return jsonify(
+            photos=store.summary(), tiles=[{"code": t.code, "name": t.name} for t in ALL_TILES]
+        )
+
+    @app.get("/api/photos/<name>/image")
+    def photo(name: str) -> Any:
+        return send_file(store.photo_path(name))
+
+    @app.get("/api/photos/<name>/label")
+    def get_label(name: str) -> Any:
+        return jsonify(store.load(name) or propose(name))
+
+    @app.put("/api/photos/<name>/label")
+    def put_label(name: str) -> Any:
+        return jsonify(store.save(name, request.get_json(silent=True)))
+
+    return app
