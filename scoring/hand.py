@@ -59,6 +59,11 @@ class Event(enum.Enum):
     NAGASHI_MANGAN = "nagashi_mangan"
     DECLARED_READY = "declared_ready"
     FURITEN = "furiten"
+    FALSE_WIN = "false_win"
+
+    # Members are singletons compared by identity; Enum's own hash is Python code, and every
+    # rule item that asks about an event hashes one.
+    __hash__ = object.__hash__
 
 
 @dataclass(frozen=True)

@@ -125,7 +125,8 @@ def parse_hand(data: Any, default_variant: str | None = None) -> tuple[Variant, 
         raise HandError("the hand names no variant (taiwan, riichi, mingjiang, xiangqi)")
     variant = find_variant(variant_name)
     concealed = parse_tiles(_text(data, "hand"))
-    if not concealed:
+    events = parse_events(data.get("events"))
+    if not concealed and variant.needs_tiles(events):
         raise HandError("the hand has no tiles")
     win_text = _text(data, "win_tile")
     win_tile = tile_from_code(win_text) if win_text else None
@@ -150,7 +151,7 @@ def parse_hand(data: Any, default_variant: str | None = None) -> tuple[Variant, 
         round_wind=_text(data, "round_wind", "E"),
         dealer_streak=_int(data, "dealer_streak"),
         discarder=discarder,
-        events=parse_events(data.get("events")),
+        events=events,
         dealer=dealer,
         players=_int(data, "players", 4),
         dora_indicators=_tiles(data, "dora_indicators"),

@@ -7,8 +7,10 @@ A rule set scores every reading and keeps the best, because the same tiles can s
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache
+from typing import Any, Generic, TypeVar, overload
 
 from scoring.hand import Hand, Meld, MeldType
 from scoring.notation import format_tiles
@@ -23,6 +25,31 @@ from scoring.shapes import (
 from scoring.tiles import Tile, index34
 
 _TRIPLET_KINDS = (GroupKind.TRIPLET, GroupKind.KONG)
+_Value = TypeVar("_Value")
+
+
+class cached_fact(Generic[_Value]):
+    """``functools.cached_property`` without its lock: readings are built and read by one thread,
+    and Python 3.11's locked version costs more than most of these facts take to compute."""
+
+    def __init__(self, compute: Callable[[Any], _Value]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    @overload
+    def __get__(self, instance: None, owner: type) -> cached_fact[_Value]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type) -> _Value: ...
+
+    def __get__(self, instance: object | None, owner: type) -> cached_fact[_Value] | _Value:
+        if instance is None:
+            return self
+        value = self.compute(instance)
+        # The instance dict now answers first (this is a non-data descriptor), even when frozen.
+        instance.__dict__[self.name] = value
+        return value
 
 
 class WaitShape(enum.Enum):
@@ -53,7 +80,7 @@ class Group:
     def is_set(self) -> bool:
         return self.kind is not GroupKind.PAIR
 
-    @cached_property
+    @property
     def is_triplet_like(self) -> bool:
         """A triplet or a kong."""
         return self.kind in (GroupKind.TRIPLET, GroupKind.KONG)
@@ -62,14 +89,14 @@ class Group:
     def is_sequence(self) -> bool:
         return self.kind is GroupKind.SEQUENCE
 
+    @cached_fact
+    def text(self) -> str:
+        """Compact notation, in brackets when claimed (kept: concealed groups are shared)."""
+        text = format_tiles(self.tiles)
+        return text if self.concealed else f"[{text}]"
+
     def __str__(self) -> str:
-        return _group_text(self.tiles, self.concealed)
-
-
-@cache
-def _group_text(tiles: tuple[Tile, ...], concealed: bool) -> str:
-    text = format_tiles(tiles)
-    return text if concealed else f"[{text}]"
+        return self.text
 
 
 def meld_group(meld: Meld) -> Group:
@@ -93,36 +120,36 @@ class Reading:
     wait: WaitShape
     waits: frozenset[Tile]
 
-    @cached_property
+    @cached_fact
     def pair(self) -> Group | None:
         return next((g for g in self.groups if g.kind is GroupKind.PAIR), None)
 
-    @cached_property
+    @cached_fact
     def sets(self) -> tuple[Group, ...]:
         return tuple(g for g in self.groups if g.is_set)
 
-    @cached_property
+    @cached_fact
     def triplet_tiles(self) -> frozenset[Tile]:
         """The kinds held as a triplet or kong."""
         return frozenset(g.first for g in self.groups if g.kind in _TRIPLET_KINDS)
 
-    @cached_property
+    @cached_fact
     def wind_triplets(self) -> int:
         return sum(1 for t in self.triplet_tiles if t.is_wind)
 
-    @cached_property
+    @cached_fact
     def dragon_triplets(self) -> int:
         return sum(1 for t in self.triplet_tiles if t.is_dragon)
 
-    @cached_property
+    @cached_fact
     def all_triplets(self) -> bool:
         return all(g.kind in _TRIPLET_KINDS for g in self.sets)
 
-    @cached_property
+    @cached_fact
     def all_sequences(self) -> bool:
         return all(g.kind is GroupKind.SEQUENCE for g in self.sets)
 
-    @cached_property
+    @cached_fact
     def concealed_triplets(self) -> int:
         """Triplets and kongs not claimed; on a discard win the group the discard completed is
         claimed, so it does not count (a reading where the tile completes a sequence or the pair
@@ -159,27 +186,41 @@ def _wait_shape(group: RawGroup, win_index: int) -> WaitShape:
     return WaitShape.TWO_SIDED
 
 
+@cache
+def _concealed_group(group: RawGroup) -> Group:
+    """The shared, immutable ``Group`` of a concealed raw group (built once per kind of group)."""
+    return Group(group[0], group_tiles(group), concealed=True)
+
+
+def _holds(group: RawGroup, index: int) -> bool:
+    kind, first = group
+    if kind is GroupKind.SEQUENCE:
+        return first <= index <= first + 2
+    return first == index
+
+
 def standard_readings(hand: Hand, sets_needed: int) -> list[Reading]:
-    """Every reading of a standard hand (sets + one pair). Empty when the tiles do not form one."""
+    """Every reading of a standard hand (sets + one pair). Empty when the tiles do not form one.
+
+    Each split of the concealed tiles is read once per distinct group the winning tile could have
+    completed; the meld groups and the waits are the same in every reading and built once.
+    """
     counts = counts34(hand.concealed)
-    concealed_sets = sets_needed - len(hand.melds)
-    found = splits(counts, concealed_sets)
+    found = splits(counts, sets_needed - len(hand.melds))
     if not found:
         return []
     meld_groups = tuple(meld_group(m) for m in hand.melds)
-    waits = hand_waits(hand, sets_needed)
     win_index = index34(hand.win_tile) if hand.win_tile is not None else None
+    waits = frozenset(_waits_from_counts(hand, counts, win_index, sets_needed))
     readings: list[Reading] = []
     for pair, sets in found:
         raw = (pair, *sets) if pair is not None else sets
-        groups = tuple(Group(k, group_tiles((k, f)), concealed=True) for k, f in raw)
+        groups = tuple(_concealed_group(g) for g in raw if g is not None) + meld_groups
         candidates: list[int | None] = []
         if win_index is not None:
             seen: set[RawGroup] = set()
             for i, g in enumerate(raw):
-                if g is None or g in seen:
-                    continue
-                if win_index in {index34(t) for t in group_tiles(g)}:
+                if g is not None and g not in seen and _holds(g, win_index):
                     seen.add(g)
                     candidates.append(i)
         if not candidates:
@@ -190,14 +231,23 @@ def standard_readings(hand: Hand, sets_needed: int) -> list[Reading]:
                 chosen = raw[candidate]
                 assert chosen is not None
                 shape = _wait_shape(chosen, win_index)
-            readings.append(Reading(hand, groups + meld_groups, candidate, shape, frozenset(waits)))
+            readings.append(Reading(hand, groups, candidate, shape, waits))
     return readings
 
 
 def hand_waits(hand: Hand, sets_needed: int) -> set[Tile]:
     """The tiles the hand waited on before the win (kinds whose four copies it holds excluded)."""
-    before = counts34(hand.before_win)
-    held = counts34(hand.concealed if hand.win_tile is None else hand.before_win)
+    win_index = index34(hand.win_tile) if hand.win_tile is not None else None
+    return _waits_from_counts(hand, counts34(hand.concealed), win_index, sets_needed)
+
+
+def _waits_from_counts(
+    hand: Hand, concealed: list[int], win_index: int | None, sets_needed: int
+) -> set[Tile]:
+    before = concealed[:]
+    if win_index is not None:
+        before[win_index] -= 1
+    held = before[:]
     for meld in hand.melds:
         for tile in meld.tiles:
             held[index34(tile)] += 1

@@ -7,7 +7,7 @@ check it line by line; the engine applies every table the same way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -46,11 +46,20 @@ def apply_table(
 
     ``waived`` lists (superseding, superseded) pairs a rule option turns off.
     """
-    hits: list[tuple[RuleItem[View], Hit]] = []
-    for item in items:
-        hit = item.check(view)
-        if hit is not None and hit.times > 0:
-            hits.append((item, hit))
+    hits = [(item, hit) for item in items if (hit := item.check(view)) is not None]
+    return resolve_hits(hits, waived)
+
+
+def resolve_hits(
+    hits: Sequence[tuple[RuleItem[View], Hit]],
+    waived: Collection[tuple[str, str]] = (),
+) -> list[ScoreItem]:
+    """The scored items of the items that applied, less those a scoring item supersedes.
+
+    ``apply_table`` in two steps, for a rule set that checks some items once per hand and others
+    once per reading, then resolves each reading's hits together.
+    """
+    hits = [(item, hit) for item, hit in hits if hit.times > 0]
     superseded = {
         code for item, _ in hits for code in item.supersedes if (item.code, code) not in waived
     }

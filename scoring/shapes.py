@@ -25,6 +25,10 @@ class GroupKind(enum.Enum):
     PAIR = "pair"
     KONG = "kong"
 
+    # Members are singletons compared by identity; Enum's own hash is Python code, and raw groups
+    # are hashed in every cached lookup.
+    __hash__ = object.__hash__
+
 
 # A group inside the engine: (kind, index34 of its lowest tile).
 RawGroup = tuple[GroupKind, int]
@@ -87,32 +91,43 @@ def is_complete(counts: list[int], sets_needed: int) -> bool:
     if sum(counts) != sets_needed * 3 + 2:
         return False
     signatures = [_suit_signature(tuple(counts[a:b]), h) for a, b, h in _SUIT_SLICES]
-    return all(signatures) and (sets_needed, 1) in _combine(signatures)
+    return all(signatures) and (sets_needed, 1) in _combine(tuple(signatures))
 
 
 def splits(counts: list[int], sets_needed: int) -> list[Split]:
     """Every split of the counts into ``sets_needed`` sets and one pair."""
     per_suit: list[tuple[tuple[RawGroup, ...], ...]] = []
     for start, stop, honors in _SUIT_SLICES:
-        suit_splits = _suit_splits(tuple(counts[start:stop]), honors)
+        suit_splits = _placed_suit_splits(tuple(counts[start:stop]), start, honors)
         if not suit_splits:
             return []
-        per_suit.append(tuple(tuple((k, i + start) for k, i in s) for s in suit_splits))
+        per_suit.append(suit_splits)
     found: list[Split] = []
     for combo in product(*per_suit):
         groups = [g for part in combo for g in part]
         pairs = [g for g in groups if g[0] is GroupKind.PAIR]
-        sets = tuple(g for g in groups if g[0] is not GroupKind.PAIR)
-        if len(pairs) == 1 and len(sets) == sets_needed:
-            found.append((pairs[0], sets))
+        if len(pairs) == 1 and len(groups) == sets_needed + 1:
+            found.append((pairs[0], tuple(g for g in groups if g[0] is not GroupKind.PAIR)))
     return found
 
 
-def _combine(signatures: list[frozenset[tuple[int, int]]]) -> set[tuple[int, int]]:
+@cache
+def _placed_suit_splits(
+    counts: tuple[int, ...], start: int, honors: bool
+) -> tuple[tuple[RawGroup, ...], ...]:
+    """``_suit_splits`` with each group's index moved from the suit's own to the 34-kind index."""
+    return tuple(
+        tuple((kind, i + start) for kind, i in split) for split in _suit_splits(counts, honors)
+    )
+
+
+@cache
+def _combine(signatures: tuple[frozenset[tuple[int, int]], ...]) -> frozenset[tuple[int, int]]:
+    """The (sets, pairs) totals several suits can be cut into together, at most one pair."""
     totals = {(0, 0)}
     for signature in signatures:
         totals = {(s + a, p + b) for s, p in totals for a, b in signature if p + b <= 1}
-    return totals
+    return frozenset(totals)
 
 
 def _can_help(suit: list[int], offset: int, honors: bool) -> bool:
@@ -123,36 +138,61 @@ def _can_help(suit: list[int], offset: int, honors: bool) -> bool:
     return any(suit[i] for i in range(max(0, offset - 2), min(len(suit), offset + 3)))
 
 
+@cache
+def _completing_offsets(
+    counts: tuple[int, ...], honors: bool, needed: frozenset[tuple[int, int]]
+) -> tuple[int, ...]:
+    """The offsets in one suit where one more tile lets the suit be cut into one of ``needed``.
+
+    Cached by the suit's counts and what the other suits leave it to do, so once a suit has been
+    seen the waits of a hand cost a few lookups.
+    """
+    suit = list(counts)
+    found = []
+    for offset in range(len(suit)):
+        if suit[offset] >= 4 or not _can_help(suit, offset, honors):
+            continue
+        suit[offset] += 1
+        if not needed.isdisjoint(_suit_signature(tuple(suit), honors)):
+            found.append(offset)
+        suit[offset] -= 1
+    return tuple(found)
+
+
+@cache
+def _needed_from_suit(
+    signatures: tuple[frozenset[tuple[int, int]], ...], suit: int, sets_needed: int
+) -> frozenset[tuple[int, int]]:
+    """The (sets, pairs) one suit must supply, given what the other suits can be cut into."""
+    others = signatures[:suit] + signatures[suit + 1 :]
+    if not all(others):
+        return frozenset()
+    return frozenset((sets_needed - s, 1 - p) for s, p in _combine(others))
+
+
 def waiting_tiles(counts: list[int], sets_needed: int, held: list[int] | None = None) -> set[Tile]:
     """The tile kinds that complete the counts (one tile short of a hand).
 
     ``held`` counts every tile the player holds (melds included); a kind of which all four are
-    already held cannot arrive, so it is no wait. Each suit's signature is computed once and the
-    other three suits are combined once per suit, so a candidate tile costs one cached lookup.
+    already held cannot arrive, so it is no wait. Per suit, what the other suits leave it to do and
+    where one more tile does it are both cached, so a hand's waits cost eight lookups.
     """
     held = held or counts
     if sum(counts) != sets_needed * 3 + 1:
         return set()
     suits = [tuple(counts[start:stop]) for start, stop, _ in _SUIT_SLICES]
-    signatures = [
+    signatures = tuple(
         _suit_signature(suit, honors)
-        for suit, (_, _, honors) in zip(suits, _SUIT_SLICES, strict=False)
-    ]
+        for suit, (_, _, honors) in zip(suits, _SUIT_SLICES, strict=True)
+    )
     waits: set[Tile] = set()
-    for j, (start, stop, honors) in enumerate(_SUIT_SLICES):
-        others = [signatures[k] for k in range(4) if k != j]
-        if any(not sig for sig in others):
+    for j, (start, _, honors) in enumerate(_SUIT_SLICES):
+        needed = _needed_from_suit(signatures, j, sets_needed)
+        if not needed:
             continue
-        rest = _combine(others)
-        needed = {(sets_needed - s, 1 - p) for s, p in rest}
-        suit = list(suits[j])
-        for offset in range(stop - start):
-            if held[start + offset] >= 4 or not _can_help(suit, offset, honors):
-                continue
-            suit[offset] += 1
-            if needed & _suit_signature(tuple(suit), honors):
+        for offset in _completing_offsets(suits[j], honors, needed):
+            if held[start + offset] < 4:
                 waits.add(tile34(start + offset))
-            suit[offset] -= 1
     return waits
 
 

@@ -77,6 +77,10 @@ class Variant:
     def needs_win_tile(self, hand: Hand) -> bool:
         return True
 
+    def needs_tiles(self, events: frozenset[Event]) -> bool:
+        """Whether a hand with these events must list tiles (riichi's 流局滿貫 needs none)."""
+        return True
+
     def allows_red_fives(self, hand: Hand) -> bool:
         return False
 

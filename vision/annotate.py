@@ -1,55 +1,69 @@
-"""Draw what was read onto the photo: a box per tile, its code, colour by suit."""
+"""Draw what was read onto the photo: a box per tile, its code above it, colour by suit.
+
+OpenCV's fonts are ASCII only, so labels are the tile codes (``5m``, ``7z``); ``~`` marks a tile
+lying sideways and ``?`` a low-confidence read.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
 
-from vision.pipeline import Detection
+from vision.detection import Detection
 
-SUIT_COLOURS = {  # BGR
-    "m": (60, 60, 230),
-    "p": (230, 140, 40),
-    "s": (60, 180, 60),
-    "z": (40, 170, 240),
-    "f": (200, 90, 200),
-    "b": (40, 40, 40),
-    "r": (40, 100, 255),
+SUIT_COLOURS = {  # BGR, one per suit letter of the code
+    "m": (50, 50, 220),
+    "p": (220, 120, 30),
+    "s": (40, 160, 40),
+    "z": (20, 150, 230),
+    "f": (190, 70, 190),
+    "b": (60, 60, 60),
+    "r": (30, 90, 250),
 }
-BACK_COLOUR = (160, 160, 160)
+BACK_COLOUR = (150, 150, 150)
+FONT = cv2.FONT_HERSHEY_SIMPLEX
 
 
 def colour_of(code: str | None) -> tuple[int, int, int]:
     return SUIT_COLOURS.get(code[-1], (255, 255, 255)) if code else BACK_COLOUR
 
 
-def annotate(image: np.ndarray, tiles: Iterable[Detection]) -> np.ndarray:
+def label_of(tile: Detection) -> str:
+    label = "back" if tile.face_down else (tile.code or "?")
+    return label + ("~" if tile.rotated else "") + ("?" if tile.low_confidence else "")
+
+
+def annotate(image: np.ndarray, tiles: Sequence[Detection]) -> np.ndarray:
+    """A copy of the BGR photo with every tile drawn."""
     out = image.copy()
-    thickness = max(2, round(max(image.shape[:2]) / 500))
-    font_scale = max(0.6, max(image.shape[:2]) / 1400)
+    if not tiles:
+        return out
+    # Size the labels by the tiles, not the photo: a two-letter code about as wide as a tile, so
+    # neighbours' labels do not cover each other on a 12-megapixel photo or a small crop alike.
+    sides = sorted(min(t.box[2] - t.box[0], t.box[3] - t.box[1]) for t in tiles)
+    tile_side = sides[len(sides) // 2]
+    font_scale = float(np.clip(tile_side / 60, 0.35, 4.0))
+    text_thickness = max(1, round(font_scale))
+    box_thickness = max(1, round(tile_side / 25))
     for tile in tiles:
         x1, y1, x2, y2 = (int(round(v)) for v in tile.box)
         colour = colour_of(tile.code)
-        cv2.rectangle(out, (x1, y1), (x2, y2), colour, thickness)
-        label = "back" if tile.face_down else (tile.code or "?")
-        if tile.rotated:
-            label += "~"
-        if tile.low_confidence:
-            label += "?"
-        (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thickness)
-        top = max(th + 4, y1)
-        # Label on a filled block so it reads on any background.
-        cv2.rectangle(out, (x1, top - th - 4), (x1 + tw + 4, top), colour, -1)
+        cv2.rectangle(out, (x1, y1), (x2, y2), colour, box_thickness)
+        label = label_of(tile)
+        (text_w, text_h), baseline = cv2.getTextSize(label, FONT, font_scale, text_thickness)
+        top = max(text_h + baseline, y1)
+        # The label sits on a filled block so it reads on any table cloth.
+        cv2.rectangle(out, (x1, top - text_h - baseline), (x1 + text_w + 4, top), colour, -1)
         cv2.putText(
             out,
             label,
-            (x1 + 2, top - 3),
-            cv2.FONT_HERSHEY_SIMPLEX,
+            (x1 + 2, top - baseline),
+            FONT,
             font_scale,
             (255, 255, 255),
-            max(1, thickness - 1),
+            text_thickness,
             cv2.LINE_AA,
         )
     return out

@@ -1,4 +1,8 @@
-"""``tilescore detect PHOTO...``: find and read every tile, in one process for many photos."""
+"""``tilescore detect PHOTO...``: find and read every tile, many photos in one process.
+
+The models load once; each photo is read on its own, so one bad photo gives an ``error`` entry and
+the others still run (the exit status is 1 when any photo failed).
+"""
 
 from __future__ import annotations
 
@@ -9,80 +13,103 @@ import time
 from pathlib import Path
 from typing import Any
 
-import cv2
-
 from scoring.errors import TilescoreError
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("photos", nargs="+", type=Path, help="photos to read")
-    parser.add_argument("--json", action="store_true", help="one JSON object per photo")
+    parser.add_argument("photos", nargs="+", type=Path, metavar="PHOTO", help="photos to read")
     parser.add_argument(
-        "--annotate",
-        type=Path,
-        metavar="OUT_DIR",
-        help="write each photo with boxes and codes drawn",
+        "--json", action="store_true", help="print JSON (an object for one photo, else a list)"
     )
-    parser.add_argument("--models", type=Path, default=Path("models"), help="model folder")
-    parser.add_argument("--threads", type=int, default=None, help="onnxruntime threads")
-
-
-def read_photo(pipeline: Any, path: Path, annotate_dir: Path | None) -> dict[str, Any]:
-    from vision.images import load_image
-
-    start = time.perf_counter()
-    image = load_image(path)
-    decode_ms = (time.perf_counter() - start) * 1000
-    reading = pipeline.read(image)
-    timing = {"decode": round(decode_ms, 2), **reading.timing_ms}
-    timing["total"] = round(decode_ms + reading.timing_ms["total"], 2)
-    if annotate_dir is not None:
-        from vision.annotate import annotate
-
-        annotate_dir.mkdir(parents=True, exist_ok=True)
-        target = annotate_dir / (path.stem + ".annotated.jpg")
-        cv2.imwrite(str(target), annotate(image, reading.tiles))
-    return {
-        "image": str(path),
-        "width": int(image.shape[1]),
-        "height": int(image.shape[0]),
-        "tiles": [t.to_json() for t in reading.tiles],
-        "timing_ms": timing,
-    }
+    parser.add_argument(
+        "--annotate", type=Path, metavar="OUT_DIR", help="also write each photo with boxes drawn"
+    )
+    parser.add_argument(
+        "--models", type=Path, default=Path("models"), metavar="DIR", help="model folder"
+    )
+    parser.add_argument(
+        "--threads", type=int, default=None, metavar="N", help="onnxruntime threads (default: all)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     from vision.pipeline import load_pipeline
 
+    if args.threads is not None and args.threads < 1:
+        raise TilescoreError(f"--threads must be at least 1, not {args.threads}")
     pipeline = load_pipeline(args.models, threads=args.threads)
-    results = []
-    failed = 0
+    results: list[dict[str, Any]] = []
     for path in args.photos:
         try:
             results.append(read_photo(pipeline, path, args.annotate))
         except TilescoreError as error:
-            failed += 1
             results.append({"image": str(path), "error": str(error)})
-            if not args.json:
-                print(f"error: {error}", file=sys.stderr)
+        if not args.json:
+            print(_format(results[-1]), file=sys.stderr if "error" in results[-1] else sys.stdout)
     if args.json:
-        out = results[0] if len(results) == 1 else results
-        print(json.dumps(out, ensure_ascii=False))
-    else:
-        for result in results:
-            if "error" not in result:
-                print(format_reading(result))
-    return 1 if failed else 0
+        print(json.dumps(results[0] if len(results) == 1 else results, ensure_ascii=False))
+    return 1 if any("error" in r for r in results) else 0
 
 
-def format_reading(result: dict[str, Any]) -> str:
+def read_photo(pipeline: Any, path: Path, annotate_dir: Path | None) -> dict[str, Any]:
+    """The detect JSON of one photo (docs/contracts.md); writes the annotated copy if asked."""
+    from vision.images import load_image
+
+    start = time.perf_counter()
+    image = load_image(path)
+    decode_ms = round((time.perf_counter() - start) * 1000, 2)
+    reading = pipeline.read(image)
+    timing = {"decode": decode_ms, **reading.timing_ms}
+    timing["total"] = round(decode_ms + reading.timing_ms["total"], 2)
+    if annotate_dir is not None:
+        _write_annotated(image, reading.tiles, annotate_dir / f"{path.stem}.annotated.jpg")
+    return {
+        "image": str(path),
+        "width": int(image.shape[1]),
+        "height": int(image.shape[0]),
+        "tiles": [tile.to_json() for tile in reading.tiles],
+        "timing_ms": timing,
+    }
+
+
+def _write_annotated(image: Any, tiles: Any, target: Path) -> None:
+    import cv2
+
+    from vision.annotate import annotate
+    from vision.errors import ImageError
+
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ImageError(f"{target.parent}: cannot write there ({error.strerror})") from None
+    if not cv2.imwrite(str(target), annotate(image, tiles)):
+        raise ImageError(f"{target}: cannot write the annotated photo")
+
+
+def _format(result: dict[str, Any]) -> str:
+    """A readable table: one line per tile, codes in reading order on the first line."""
+    if "error" in result:
+        return f"error: {result['error']}"
+    tiles = result["tiles"]
+    codes = " ".join("back" if t["face_down"] else t["code"] for t in tiles)
     lines = [
-        f"{result['image']}  {result['width']}x{result['height']}  "
-        f"{len(result['tiles'])} tiles  {result['timing_ms']['total']:.0f} ms"
+        f"{result['image']}: {result['width']}x{result['height']}, {len(tiles)} tiles, "
+        f"{result['timing_ms']['total']:.0f} ms",
+        f"  {codes}" if tiles else "  (no tiles found)",
     ]
-    for tile in result["tiles"]:
+    if tiles:
+        lines.append(f"  {'#':>3}  {'code':<5} {'conf':>5}  {'box (x1,y1)-(x2,y2)':<26} notes")
+    for number, tile in enumerate(tiles, 1):
         code = "back" if tile["face_down"] else tile["code"]
-        flags = (" sideways" if tile["rotated"] else "") + (" ?" if tile["low_confidence"] else "")
+        notes = []
+        if tile["rotated"]:
+            notes.append("sideways")
+        if tile["low_confidence"]:
+            maybe = ", ".join(f"{c} {p:.2f}" for c, p in tile.get("alternatives", []))
+            notes.append(f"unsure{' (or ' + maybe + ')' if maybe else ''}")
         x1, y1, x2, y2 = (int(v) for v in tile["box"])
-        lines.append(f"  {code:<5} {tile['confidence']:.2f}  ({x1},{y1})-({x2},{y2}){flags}")
+        box = f"({x1},{y1})-({x2},{y2})"
+        lines.append(
+            f"  {number:>3}  {code:<5} {tile['confidence']:5.2f}  {box:<26} {' '.join(notes)}"
+        )
     return "\n".join(lines)

@@ -72,8 +72,8 @@ def header_size(data: bytes) -> tuple[int, int] | None:
         return width, height
     if _is_jpeg(data):
         for marker, start, _ in _jpeg_segments(data):
-            if marker in _JPEG_SOF_MARKERS and start + 7 <= len(data):
-                height, width = struct.unpack(">HH", data[start + 3 : start + 7])
+            if marker in _JPEG_SOF_MARKERS and start + 5 <= len(data):
+                height, width = struct.unpack(">HH", data[start + 1 : start + 5])
                 return width, height
     return None
 

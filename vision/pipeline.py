@@ -1,93 +1,45 @@
-"""Two-stage reading of a photo: the detector finds tiles, the classifier reads each upright crop.
+"""Reading a photo: the detector finds tiles, the classifier reads each upright full-resolution crop.
 
-A 17-tile hand shrunk into a 640-pixel input leaves about 30 pixels per tile; the classifier reads
-each tile from the full-resolution photo instead, all crops in one batch.
+A 17-tile hand shrunk into a 640-pixel input leaves about 30 pixels per tile, too few to tell 8s
+from 9s; the classifier reads each tile from the full-resolution photo instead, all crops in one
+batch. A single-stage detector (classes that are tile codes) reads tiles without a classifier.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
 import numpy as np
 
-from vision.boxes import decode_yolo, letterbox, nms, to_original
-from vision.images import to_model_rgb
-from vision.models import ModelInfo, OnnxModel, find_pair, load_info
+from vision.boxes import clip_boxes, decode_yolo, letterbox, nms, to_original
+from vision.crops import crop_upright, to_batch
+from vision.detection import LOW_CONFIDENCE, Detection, PhotoReading, reading_order
+from vision.errors import ModelError
+from vision.models import ModelClass, ModelInfo, OnnxModel, find_pair, load_info
 
 DETECT_CONFIDENCE = 0.25
 NMS_IOU = 0.5
-MAX_BOXES = 400  # a full table with four hands, melds and flowers is 150+ tiles
-LOW_CONFIDENCE = 0.5
-NOT_A_TILE = "not_a_tile"
-
-
-@dataclass(frozen=True)
-class Detection:
-    """One tile found in a photo; ``box`` is (x1, y1, x2, y2) in original-image pixels."""
-
-    code: str | None
-    box: tuple[float, float, float, float]
-    confidence: float
-    detector_confidence: float
-    classifier_confidence: float
-    face_down: bool
-    rotated: bool
-    low_confidence: bool
-    alternatives: tuple[tuple[str, float], ...] = ()
-    """The next best readings, for the display to ask "8s or 9s?"."""
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "code": self.code,
-            "box": [round(v, 1) for v in self.box],
-            "confidence": round(self.confidence, 4),
-            "face_down": self.face_down,
-            "rotated": self.rotated,
-            "low_confidence": self.low_confidence,
-            "alternatives": [[c, round(p, 3)] for c, p in self.alternatives],
-        }
-
-
-@dataclass(frozen=True)
-class PhotoReading:
-    tiles: tuple[Detection, ...]
-    timing_ms: dict[str, float]
-
-
-def crop_upright(
-    image: np.ndarray, box: np.ndarray, rotated: bool, size: tuple[int, int]
-) -> np.ndarray:
-    """The classifier's view of one tile: the box from the full photo, turned a quarter when the
-    tile lies sideways, squeezed to the input size (as the training crops were made)."""
-    h, w = image.shape[:2]
-    x1, y1, x2, y2 = (int(round(v)) for v in box)
-    x1, y1, x2, y2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
-    crop = image[y1:y2, x1:x2]
-    if crop.size == 0:
-        return np.zeros((size[0], size[1], 3), np.uint8)
-    if rotated:
-        crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
-    return cv2.resize(crop, (size[1], size[0]), interpolation=cv2.INTER_AREA)
-
-
-def _to_batch(images: list[np.ndarray], scale: float) -> np.ndarray:
-    batch = np.stack([to_model_rgb(i) for i in images]).astype(np.float32) * scale
-    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2))
+MAX_TILES = 400  # a full table (four hands, melds, flowers, discards) is 150+ tiles
+ALTERNATIVE_MIN = 0.05  # a runner-up below this is noise, not an alternative worth showing
 
 
 class TilePipeline:
+    """A detector and (for two stages) a classifier, loaded once and used for every photo."""
+
     def __init__(self, detector: OnnxModel, classifier: OnnxModel | None) -> None:
+        if detector.info.task != "detect":
+            raise ModelError(f"{detector.info.name} is not a detector (task {detector.info.task})")
+        if classifier is None and not detector.info.is_single_stage:
+            raise ModelError(f"{detector.info.name} reads no tile codes and has no classifier")
+        if classifier is not None and classifier.info.task != "classify":
+            raise ModelError(f"{classifier.info.name} is not a classifier")
         self.detector = detector
         self.classifier = classifier
-        if classifier is None and not detector.info.is_single_stage:
-            raise ValueError("a two-stage detector needs a classifier")
         if classifier is not None:
             codes = [c.code for c in classifier.info.classes]
-            self._piece_mask = np.array([c is not None and c[-1] in "br" for c in codes])
-            self._not_tile = np.array([c is None for c in codes])
+            self._is_piece = np.array([c is not None and c[-1] in "br" for c in codes])
+            self._is_not_tile = np.array([c is None for c in codes])
 
     @property
     def models(self) -> tuple[ModelInfo, ...]:
@@ -97,150 +49,176 @@ class TilePipeline:
         return tuple(infos)
 
     def read(self, image: np.ndarray) -> PhotoReading:
+        """Every tile in a BGR photo, in reading order, with milliseconds per stage."""
         timing: dict[str, float] = {}
         start = time.perf_counter()
-        size = self.detector.info.input_size[0]
-        boxed, params = letterbox(image, size)
-        batch = _to_batch([boxed], self.detector.info.scale)
-        timing["preprocess"] = _ms(start)
-        t = time.perf_counter()
-        output = self.detector.run(batch)
-        timing["detector"] = _ms(t)
-        t = time.perf_counter()
-        boxes, scores, class_ids = decode_yolo(output, DETECT_CONFIDENCE)
-        keep = nms(boxes, scores, NMS_IOU, MAX_BOXES)
-        boxes = to_original(boxes[keep], params)
-        h, w = image.shape[:2]
-        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, w)
-        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
-        scores, class_ids = scores[keep], class_ids[keep]
-        timing["postprocess"] = _ms(t)
-        classes = self.detector.info.classes
+        boxes, scores, kinds = self._detect(image, timing)
         if self.classifier is None:
-            tiles = tuple(
-                self._single_stage(box, float(score), classes[int(cid)].code)
-                for box, score, cid in zip(boxes, scores, class_ids, strict=True)
-            )
-            timing["total"] = _ms(start)
-            return PhotoReading(_reading_order(tiles), timing)
-        t = time.perf_counter()
-        to_read = [i for i, cid in enumerate(class_ids) if not classes[int(cid)].face_down]
-        crops = [
-            crop_upright(
-                image, boxes[i], classes[int(class_ids[i])].rotated, self.classifier.info.input_size
-            )
-            for i in to_read
-        ]
-        timing["crops"] = _ms(t)
-        t = time.perf_counter()
-        probabilities = self._classify(crops)
-        timing["classifier"] = _ms(t)
-        read = dict(zip(to_read, range(len(to_read)), strict=True))
-        tiles_list: list[Detection] = []
-        for i, (box, score, cid) in enumerate(zip(boxes, scores, class_ids, strict=True)):
-            kind = classes[int(cid)]
-            box_tuple = tuple(float(v) for v in box)
+            tiles = [
+                _single_stage(box, score, kind)
+                for box, score, kind in zip(boxes, scores, kinds, strict=True)
+            ]
+        else:
+            tiles = self._classify(image, boxes, scores, kinds, timing)
+        timing["total"] = _ms(start)
+        return PhotoReading(reading_order(tuple(tiles)), timing)
+
+    def _detect(
+        self, image: np.ndarray, timing: dict[str, float]
+    ) -> tuple[list[tuple[float, float, float, float]], list[float], list[ModelClass]]:
+        info = self.detector.info
+        start = time.perf_counter()
+        boxed, params = letterbox(image, info.input_size[0])
+        batch = to_batch([boxed], info.scale, info.channel_order)
+        timing["letterbox"] = _ms(start)
+        start = time.perf_counter()
+        output = self.detector.run(batch)
+        timing["detector"] = _ms(start)
+        start = time.perf_counter()
+        boxes, scores, class_ids = decode_yolo(output, DETECT_CONFIDENCE)
+        keep = nms(boxes, scores, NMS_IOU, MAX_TILES)
+        height, width = image.shape[:2]
+        mapped = clip_boxes(to_original(boxes[keep], params), width, height)
+        timing["nms"] = _ms(start)
+        box_list = [tuple(float(v) for v in box) for box in mapped]
+        kinds = [info.classes[int(i)] for i in class_ids[keep]]
+        return box_list, [float(s) for s in scores[keep]], kinds  # type: ignore[return-value]
+
+    def _classify(
+        self,
+        image: np.ndarray,
+        boxes: list[tuple[float, float, float, float]],
+        scores: list[float],
+        kinds: list[ModelClass],
+        timing: dict[str, float],
+    ) -> list[Detection]:
+        assert self.classifier is not None
+        info = self.classifier.info
+        start = time.perf_counter()
+        to_read = [i for i, kind in enumerate(kinds) if not kind.face_down]
+        crops = [crop_upright(image, boxes[i], kinds[i].rotated, info.input_size) for i in to_read]
+        timing["crops"] = _ms(start)
+        start = time.perf_counter()
+        probabilities = self._run_classifier(crops)
+        timing["classifier"] = _ms(start)
+        row_of = {tile: row for row, tile in enumerate(to_read)}
+        tiles: list[Detection] = []
+        for i, (box, score, kind) in enumerate(zip(boxes, scores, kinds, strict=True)):
             if kind.face_down:
-                tiles_list.append(
+                tiles.append(
                     Detection(
-                        None,
-                        box_tuple,
-                        float(score),
-                        float(score),
-                        1.0,
-                        True,
-                        kind.rotated,
-                        float(score) < LOW_CONFIDENCE,
+                        None, box, score, score, 1.0, True, kind.rotated, score < LOW_CONFIDENCE
                     )
                 )
                 continue
-            detection = self._read_tile(probabilities[read[i]], box_tuple, float(score), kind)
-            if detection is not None:
-                tiles_list.append(detection)
-        timing["total"] = _ms(start)
-        return PhotoReading(_reading_order(tuple(tiles_list)), timing)
+            tile = self._read_tile(probabilities[row_of[i]], box, score, kind)
+            if tile is not None:
+                tiles.append(tile)
+        return tiles
 
-    def _classify(self, crops: list[np.ndarray]) -> np.ndarray:
+    def _run_classifier(self, crops: list[np.ndarray]) -> np.ndarray:
         assert self.classifier is not None
+        info = self.classifier.info
         if not crops:
-            return np.zeros((0, len(self.classifier.info.classes)), np.float32)
-        batch = _to_batch(crops, self.classifier.info.scale)
+            return np.zeros((0, len(info.classes)), np.float32)
+        batch = to_batch(crops, info.scale, info.channel_order)
         if self.classifier.dynamic_batch:
             return self.classifier.run(batch)
+        # A static batch of one: one call per tile (slower; export with dynamic=True instead).
         return np.concatenate([self.classifier.run(batch[i : i + 1]) for i in range(len(batch))])
 
     def _read_tile(
-        self, probs: np.ndarray, box: tuple[float, float, float, float], det_score: float, kind
-    ) -> Detection | None:  # type: ignore[no-untyped-def]
+        self,
+        probabilities: np.ndarray,
+        box: tuple[float, float, float, float],
+        detector_score: float,
+        kind: ModelClass,
+    ) -> Detection | None:
+        """The classifier's reading of one crop, or None when it says the box holds no tile."""
         assert self.classifier is not None
-        is_piece = kind.name == "piece"
-        # A round piece is read among the 14 pieces only; a tile never as a piece.
-        allowed = self._piece_mask if is_piece else ~self._piece_mask
-        masked = np.where(allowed | self._not_tile, probs, 0.0)
-        best = int(masked.argmax())
+        # The detector already tells a round piece from a tile, so a piece is read among the 14
+        # pieces only and a tile never as a piece: the two stages cannot contradict each other.
+        allowed = (self._is_piece if kind.name == "piece" else ~self._is_piece) | self._is_not_tile
+        masked = np.where(allowed, probabilities, 0.0)
         total = float(masked.sum()) or 1.0
-        best_p = float(masked[best]) / total
+        order = np.argsort(-masked, kind="stable")
+        best = int(order[0])
         code = self.classifier.info.classes[best].code
         if code is None:
-            return None  # the classifier says this box is no tile
-        order = np.argsort(-masked)[1:3]
+            return None  # not_a_tile: a detector false positive the classifier caught
+        classifier_score = float(masked[best]) / total
         alternatives = tuple(
-            (self.classifier.info.classes[j].code or NOT_A_TILE, float(masked[j]) / total)
-            for j in order
-            if masked[j] > 0.05
+            (self.classifier.info.classes[j].code or "not_a_tile", float(masked[j]) / total)
+            for j in order[1:3]
+            if masked[j] / total >= ALTERNATIVE_MIN
         )
-        confidence = det_score * best_p
+        confidence = detector_score * classifier_score
         return Detection(
-            code,
-            box,
-            confidence,
-            det_score,
-            best_p,
-            False,
-            kind.rotated,
-            confidence < LOW_CONFIDENCE,
-            alternatives,
-        )
-
-    @staticmethod
-    def _single_stage(box: np.ndarray, score: float, code: str | None) -> Detection:
-        box_tuple = tuple(float(v) for v in box)
-        return Detection(
-            code,
-            box_tuple,
-            score,
-            score,
-            1.0,
-            code is None,
-            False,  # type: ignore[arg-type]
-            score < LOW_CONFIDENCE,
+            code=code,
+            box=box,
+            confidence=confidence,
+            detector_confidence=detector_score,
+            classifier_confidence=classifier_score,
+            face_down=False,
+            rotated=kind.rotated,
+            low_confidence=confidence < LOW_CONFIDENCE,
+            alternatives=alternatives,
         )
 
 
-def _reading_order(tiles: tuple[Detection, ...]) -> tuple[Detection, ...]:
-    """Top to bottom, left to right, so output is stable and easy to read."""
-    return tuple(sorted(tiles, key=lambda d: (round(d.box[1] / 40), d.box[0])))
+def _single_stage(
+    box: tuple[float, float, float, float], score: float, kind: ModelClass
+) -> Detection:
+    return Detection(
+        code=kind.code,
+        box=box,
+        confidence=score,
+        detector_confidence=score,
+        classifier_confidence=1.0,
+        face_down=kind.face_down or kind.code is None,
+        rotated=kind.rotated,
+        low_confidence=score < LOW_CONFIDENCE,
+    )
 
 
 def _ms(since: float) -> float:
     return round((time.perf_counter() - since) * 1000, 2)
 
 
+_LOADED: dict[tuple[object, ...], TilePipeline] = {}
+
+
 def load_pipeline(
-    models_dir: Path = Path("models"),
+    models_dir: Path | str = Path("models"),
     threads: int | None = None,
     detector_meta: Path | None = None,
     classifier_meta: Path | None = None,
 ) -> TilePipeline:
-    """The model pair named by ``models/default.json`` (or the given metadata files)."""
+    """The model pair named by ``models_dir/default.json`` (or the given metadata files).
+
+    Loaded once per process: a second call with the same files returns the same sessions, so the
+    app, the CLI and the evaluator never hold two copies of a model.
+    """
     if detector_meta is None:
         detector_meta, classifier_meta = find_pair(Path(models_dir))
-    detector = OnnxModel(load_info(detector_meta), threads)
-    classifier = None
-    if not detector.info.is_single_stage:
-        if classifier_meta is None:
-            from vision.errors import ModelError
+    files = [Path(detector_meta)] + ([Path(classifier_meta)] if classifier_meta else [])
+    key = (threads, *((str(p.resolve()), _mtime(p)) for p in files))
+    if key not in _LOADED:
+        detector_info = load_info(Path(detector_meta))
+        detector = OnnxModel(detector_info, threads)
+        classifier = None
+        if not detector_info.is_single_stage:
+            if classifier_meta is None:
+                raise ModelError(
+                    f"{detector_info.name} reads no tile codes and no classifier is named"
+                )
+            classifier = OnnxModel(load_info(Path(classifier_meta)), threads)
+        _LOADED[key] = TilePipeline(detector, classifier)
+    return _LOADED[key]
 
-            raise ModelError("the detector reads no tile codes and no classifier is named")
-        classifier = OnnxModel(load_info(classifier_meta), threads)
-    return TilePipeline(detector, classifier)
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0

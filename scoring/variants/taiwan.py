@@ -18,40 +18,37 @@ below are the defaults, each a rule option (see ``OPTIONS``; docs/variants/taiwa
    the dealer when the dealer pays a non-dealer; never both.
 8. 海底撈月 is a self-draw of the last tile; 河底撈魚, 見花見台, 見風見台, 無字無花 are options, off.
 9. A hand worth 0 台 counts 1 (保底).
+
+Smaller readings where the texts are silent (docs/variants/taiwan.md gives the reasons): the dealer
+sits East; 八仙過海 scores whenever all eight flowers are held (the event also makes the win a
+self-draw, 視同自摸); a flower win (七搶一, 八仙過海) whose tiles do not form a hand scores only the
+items that need no hand: the flower item, 自摸, 門清, 不求人, 莊家/連莊, 明槓/暗槓.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from functools import cached_property
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from scoring.errors import HandError
 from scoring.hand import SEATS, Event, Hand, WinContext
-from scoring.predicates import (
-    count_dragon_triplets,
-    count_kongs,
-    count_wind_triplets,
-    has_honors,
-    has_triplet_of,
-    is_all_sequences,
-    is_all_triplets,
-    pair_is_dragon,
-    pair_is_wind,
-    suits_used,
-)
-from scoring.reading import Reading, WaitShape, standard_readings
+from scoring.notation import sort_tiles
+from scoring.reading import Reading, WaitShape, hand_waits, standard_readings
 from scoring.result import Payment, ScoreItem, ScoreResult
-from scoring.rules import Hit, RuleItem, RuleOption, apply_table
-from scoring.tiles import Suit, Tile, wind_tile
+from scoring.rules import Hit, RuleItem, RuleOption, resolve_hits
+from scoring.tiles import SUIT_NAMES, Suit, Tile, wind_tile
 from scoring.variant import Variant
 
 SETS = 5
 HAND_SIZE = 17
+DEALER_SEAT = "E"
 WHITE, GREEN, RED = Tile(Suit.HONOR, 5), Tile(Suit.HONOR, 6), Tile(Suit.HONOR, 7)
 SEASONS = tuple(Tile(Suit.FLOWER, n) for n in range(1, 5))
 PLANTS = tuple(Tile(Suit.FLOWER, n) for n in range(5, 9))
+WIND_TILES = {seat: wind_tile(seat) for seat in SEATS}
+_WAIT_NAMES = {WaitShape.EDGE: "邊張", WaitShape.CLOSED: "崁張", WaitShape.SINGLE: "單吊"}
 
 OPTIONS = (
     RuleOption("base", 100, "底: what every payer pays before 台 (in points)"),
@@ -103,164 +100,229 @@ EVENTS = frozenset(
         Event.SEVEN_FLOWERS_ROB,
     }
 )
+_FLOWER_WINS = frozenset({Event.EIGHT_FLOWERS, Event.SEVEN_FLOWERS_ROB})
+_SPECIAL_WINS = (Event.HEAVENLY_WIN, Event.EARTHLY_WIN, Event.HUMAN_WIN)
 
 
-@dataclass(frozen=True)
-class HandFacts:
-    """Facts of the hand itself, the same in every reading: computed once per hand."""
-
-    tiles: tuple[Tile, ...]
-    kinds: frozenset[Tile]
-    open_melds: int
-
-    @classmethod
-    def of(cls, hand: Hand) -> HandFacts:
-        tiles = hand.all_tiles
-        return cls(
-            tiles, frozenset(t.plain for t in tiles), sum(1 for m in hand.melds if m.is_open)
-        )
+# Facts a hand may have. An item names those it cannot apply without, so the scorer skips it on
+# hands without them (most hands have no event, flower, meld or honour); the check still holds
+# the item's whole condition, and skipping never changes a result (a property test checks this).
+HAND = "hand"  # the tiles form five sets and a pair (a bare flower win's may not)
+ANY_EVENT = "event"  # any event at all
+FLOWERS = "flowers"
+MELDS = "melds"
+HONOURS = "honours"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class TaiwanView:
-    """One reading of a hand with the facts Taiwan items ask, computed once."""
+    """What Taiwan items ask of a hand, worked out once per hand and not changed after.
+
+    Hand items look at the view alone; reading items get each reading of the hand in turn beside
+    it (``reading`` is the first, for a caller that checks items one view at a time).
+    """
 
     hand: Hand
+    rules: Mapping[str, Any]
     reading: Reading | None
-    rules: dict[str, Any] = field(hash=False)
-    facts: HandFacts = field(hash=False)
+    facts: frozenset[str]
+    """Which of HAND ANY_EVENT FLOWERS MELDS HONOURS the hand has."""
+    self_draw: bool
+    """Self-drawn, or 八仙過海 declared (視同自摸)."""
+    concealed: bool
+    open_melds: int
+    concealed_kongs: int
+    open_kongs: int
+    suits: tuple[Suit, ...]
+    """The numbered suits the hand's tiles use, melds included."""
+    has_honors: bool
+    flower_sets: tuple[tuple[Tile, ...], ...]
+    """Complete sets of four flowers held (四季 春夏秋冬, 四君子 梅蘭菊竹)."""
 
     @property
     def ctx(self) -> WinContext:
         return self.hand.context
 
-    @cached_property
-    def self_draw(self) -> bool:
-        # 八仙過海 "視同自摸": eight flowers is treated as a self-draw.
-        return self.ctx.self_draw or self.ctx.has(Event.EIGHT_FLOWERS)
+    @classmethod
+    def of(cls, hand: Hand, readings: list[Reading]) -> TaiwanView:
+        # Every reading covers the same tiles, so the first one's groups give suits and honours.
+        firsts = [g.first for g in readings[0].groups] if readings else []
+        has_honors = any(t.is_honor for t in firsts)
+        melds = hand.melds
+        ctx = hand.context
+        present = (
+            (HAND, bool(readings)),
+            (ANY_EVENT, bool(ctx.events)),
+            (FLOWERS, bool(hand.flowers)),
+            (MELDS, bool(melds)),
+            (HONOURS, has_honors),
+        )
+        return cls(
+            hand=hand,
+            rules=hand.rules,
+            reading=readings[0] if readings else None,
+            facts=frozenset(name for name, held in present if held),
+            self_draw=ctx.self_draw or Event.EIGHT_FLOWERS in ctx.events,
+            concealed=hand.is_concealed,
+            open_melds=sum(1 for m in melds if m.is_open),
+            concealed_kongs=sum(1 for m in melds if m.is_kong and not m.is_open),
+            open_kongs=sum(1 for m in melds if m.is_kong and m.is_open),
+            suits=_suits_of(firsts),
+            has_honors=has_honors,
+            flower_sets=_complete_flower_sets(hand.flowers),
+        )
 
-    @property
-    def tiles(self) -> tuple[Tile, ...]:
-        return self.facts.tiles
 
-    @property
-    def open_melds(self) -> int:
-        return self.facts.open_melds
-
-
-Check = Callable[[TaiwanView], Hit | None]
+def _suits_of(tiles: list[Tile]) -> tuple[Suit, ...]:
+    # A list, not a set: Suit members compare by identity, and hashing an Enum is slow Python.
+    suits: list[Suit] = []
+    for tile in tiles:
+        if tile.is_suited and tile.suit not in suits:
+            suits.append(tile.suit)
+    return tuple(suits)
 
 
-def _reading(check: Callable[[TaiwanView, Reading], Hit | None]) -> Check:
-    """Wrap a check that needs a complete reading (special flower wins may have none)."""
-    return lambda v: None if v.reading is None else check(v, v.reading)
+def _complete_flower_sets(flowers: tuple[Tile, ...]) -> tuple[tuple[Tile, ...], ...]:
+    if len(flowers) < 4:
+        return ()
+    held = set(flowers)
+    return tuple(group for group in (SEASONS, PLANTS) if held.issuperset(group))
 
 
-def _concealed_triplets(v: TaiwanView, r: Reading) -> int:
-    if v.rules["concealed_triplets_need_menqing"] and not v.hand.is_concealed:
-        return 0
-    count = r.concealed_triplets
-    if not v.rules["concealed_kong_counts_as_concealed_triplet"]:
-        count -= count_kongs(r, concealed=True)
-    return count
+HandTest = Callable[[TaiwanView], Hit | None]
+ReadingTest = Callable[[TaiwanView, Reading], Hit | None]
 
 
-def _n_concealed(n: int) -> Check:
-    def check(v: TaiwanView, r: Reading) -> Hit | None:
-        count = _concealed_triplets(v, r)
-        if count != n:
+class HandCheck:
+    """An item's check on the hand as a whole, with the facts it cannot apply without."""
+
+    def __init__(self, test: HandTest, *requires: str) -> None:
+        self.test = test
+        self.requires = frozenset(requires)
+
+    def __call__(self, v: TaiwanView) -> Hit | None:
+        return self.test(v) if self.requires <= v.facts else None
+
+
+class ReadingCheck:
+    """An item's check on one reading (its groups, its wait): run once per reading."""
+
+    def __init__(self, test: ReadingTest, *requires: str) -> None:
+        self.test = test
+        self.requires = frozenset((HAND, *requires))
+
+    def __call__(self, v: TaiwanView) -> Hit | None:
+        if v.reading is None or not self.requires <= v.facts:
             return None
-        return Hit(1, f"{n} triplets never claimed, hand concealed")
+        return self.test(v, v.reading)
 
-    return _reading(check)
+
+# --- 役滿級 and special wins -------------------------------------------------------------------
 
 
 def _heavenly(v: TaiwanView) -> Hit | None:
-    if v.ctx.has(Event.HEAVENLY_WIN):
-        if not v.ctx.is_dealer or not v.ctx.self_draw:
-            raise HandError("heavenly_win (天胡) is the dealer's self-draw on the first draw")
+    if Event.HEAVENLY_WIN in v.ctx.events:
         return Hit(1, "dealer's first 17 tiles complete, self-drawn")
     return None
 
 
 def _earthly(v: TaiwanView) -> Hit | None:
-    if v.ctx.has(Event.EARTHLY_WIN):
-        if v.ctx.is_dealer or not v.ctx.self_draw:
-            raise HandError("earthly_win (地胡) is a non-dealer's self-draw on the first draw")
-        return Hit(1, "self-drawn on the first draw, nobody called before")
+    if Event.EARTHLY_WIN in v.ctx.events:
+        return Hit(1, "non-dealer self-drew on the first draw, nobody called before")
     return None
 
 
 def _human(v: TaiwanView) -> Hit | None:
-    if v.ctx.has(Event.HUMAN_WIN):
-        if v.ctx.is_dealer or v.ctx.self_draw:
-            raise HandError("human_win (人胡) is a non-dealer winning a discard before drawing")
-        return Hit(1, "won a discard in the first go-round before drawing")
-    return None
-
-
-def _heavenly_ready(v: TaiwanView) -> Hit | None:
-    if v.ctx.has(Event.HEAVENLY_READY):
-        if not v.ctx.is_dealer:
-            raise HandError("heavenly_ready (天聽) is for the dealer only")
-        return Hit(1, "dealer was ready after the first discard")
+    if Event.HUMAN_WIN in v.ctx.events:
+        return Hit(1, "non-dealer won a discard in the first go-round before drawing")
     return None
 
 
 def _big_four_winds(v: TaiwanView, r: Reading) -> Hit | None:
-    return Hit(1, "triplets of all four winds") if count_wind_triplets(r) == 4 else None
+    if v.has_honors and r.wind_triplets == 4:
+        return Hit(1, "triplets of all four winds")
+    return None
 
 
 def _small_four_winds(v: TaiwanView, r: Reading) -> Hit | None:
-    if count_wind_triplets(r) == 3 and pair_is_wind(r):
+    if v.has_honors and r.wind_triplets == 3 and r.pair is not None and r.pair.first.is_wind:
         return Hit(1, "three wind triplets and a wind pair")
     return None
 
 
 def _big_three_dragons(v: TaiwanView, r: Reading) -> Hit | None:
-    return Hit(1, "triplets of 中 發 白") if count_dragon_triplets(r) == 3 else None
+    if v.has_honors and r.dragon_triplets == 3:
+        return Hit(1, "triplets of 中 發 白")
+    return None
 
 
 def _small_three_dragons(v: TaiwanView, r: Reading) -> Hit | None:
-    if count_dragon_triplets(r) == 2 and pair_is_dragon(r):
+    if v.has_honors and r.dragon_triplets == 2 and r.pair is not None and r.pair.first.is_dragon:
         return Hit(1, "two dragon triplets and a dragon pair")
     return None
 
 
 def _all_honors(v: TaiwanView) -> Hit | None:
-    return Hit(1, "only honour tiles") if all(t.is_honor for t in v.facts.kinds) else None
+    return Hit(1, "only honour tiles") if not v.suits else None
 
 
 def _full_flush(v: TaiwanView) -> Hit | None:
-    suits = suits_used(v.facts.kinds)
-    if len(suits) == 1 and not has_honors(v.facts.kinds):
-        return Hit(1, f"one suit only ({next(iter(suits)).value}), no honours")
+    if len(v.suits) == 1 and not v.has_honors:
+        return Hit(1, f"one suit only ({SUIT_NAMES[v.suits[0]]}), no honours")
     return None
 
 
 def _half_flush(v: TaiwanView) -> Hit | None:
-    suits = suits_used(v.facts.kinds)
-    if len(suits) == 1 and has_honors(v.facts.kinds):
-        return Hit(1, f"one suit ({next(iter(suits)).value}) and honours")
+    if len(v.suits) == 1 and v.has_honors:
+        return Hit(1, f"one suit ({SUIT_NAMES[v.suits[0]]}) and honours")
     return None
 
 
 def _all_triplets(v: TaiwanView, r: Reading) -> Hit | None:
-    return Hit(1, "five triplets or kongs, no sequence") if is_all_triplets(r) else None
+    return Hit(1, "five triplets or kongs, no sequence") if r.all_triplets else None
+
+
+def _heavenly_ready(v: TaiwanView) -> Hit | None:
+    if Event.HEAVENLY_READY in v.ctx.events:
+        return Hit(1, "dealer was ready on the first discard")
+    return None
 
 
 def _earthly_ready(v: TaiwanView) -> Hit | None:
-    return (
-        Hit(1, "ready within the first 8 discards, no calls")
-        if v.ctx.has(Event.EARTHLY_READY)
-        else None
-    )
+    if Event.EARTHLY_READY in v.ctx.events:
+        return Hit(1, "ready within the first 8 discards, no calls")
+    return None
+
+
+# --- 暗刻 ---------------------------------------------------------------------------------------
+
+
+def _concealed_triplets(v: TaiwanView, r: Reading) -> int:
+    """Triplets and kongs never claimed (reading 2); 0 in an open hand under 000's rule."""
+    if v.rules["concealed_triplets_need_menqing"] and not v.concealed:
+        return 0
+    count = r.concealed_triplets
+    if not v.rules["concealed_kong_counts_as_concealed_triplet"]:
+        count -= v.concealed_kongs
+    return count
+
+
+def _n_concealed(n: int) -> ReadingTest:
+    def check(v: TaiwanView, r: Reading) -> Hit | None:
+        if _concealed_triplets(v, r) != n:
+            return None
+        return Hit(1, f"{n} triplets never claimed, hand concealed")
+
+    return check
+
+
+# --- 小牌型 -------------------------------------------------------------------------------------
 
 
 def _pinghu(v: TaiwanView, r: Reading) -> Hit | None:
     if (
-        is_all_sequences(r)
-        and not has_honors(v.facts.kinds)
+        r.all_sequences
+        and not v.has_honors
         and not v.hand.flowers
         and not v.self_draw
         and r.wait is WaitShape.TWO_SIDED
@@ -282,88 +344,104 @@ def _half_claimed(v: TaiwanView) -> Hit | None:
     return None
 
 
+# --- 事件台 -------------------------------------------------------------------------------------
+
+
 def _self_draw(v: TaiwanView) -> Hit | None:
-    return Hit(1, "drew the winning tile") if v.self_draw else None
+    if v.self_draw:
+        why = "drew the winning tile" if v.ctx.self_draw else "八仙過海 counts as a self-draw"
+        return Hit(1, why)
+    return None
 
 
 def _menqing(v: TaiwanView) -> Hit | None:
-    return Hit(1, "no chi, pon or open kong") if v.hand.is_concealed else None
+    return Hit(1, "no chi, pon or open kong") if v.concealed else None
 
 
 def _bu_qiu_ren(v: TaiwanView) -> Hit | None:
-    if v.hand.is_concealed and v.self_draw and v.rules["bu_qiu_ren"]:
+    if v.concealed and v.self_draw and v.rules["bu_qiu_ren"]:
         return Hit(v.rules["bu_qiu_ren"], "concealed hand and self-draw (門清一摸三)")
     return None
 
 
 def _last_tile(v: TaiwanView) -> Hit | None:
-    return (
-        Hit(1, "self-drew the last tile of the wall")
-        if (v.ctx.has(Event.LAST_TILE) and v.ctx.self_draw)
-        else None
-    )
+    if Event.LAST_TILE in v.ctx.events and v.ctx.self_draw:
+        return Hit(1, "self-drew the last tile of the wall")
+    return None
 
 
 def _last_discard(v: TaiwanView) -> Hit | None:
-    last = v.ctx.has(Event.LAST_DISCARD) or (v.ctx.has(Event.LAST_TILE) and not v.ctx.self_draw)
+    events = v.ctx.events
+    last = Event.LAST_DISCARD in events or Event.LAST_TILE in events
     if v.rules["last_discard"] and last and not v.ctx.self_draw:
         return Hit(1, "won the last discard")
     return None
 
 
 def _after_kong(v: TaiwanView) -> Hit | None:
-    if v.ctx.self_draw and v.ctx.has(Event.AFTER_KONG):
+    if not v.ctx.self_draw:
+        return None
+    if Event.AFTER_KONG in v.ctx.events:
         return Hit(1, "self-drew the replacement tile after a kong")
-    if v.ctx.self_draw and v.ctx.has(Event.AFTER_FLOWER):
-        return Hit(1, "self-drew the replacement tile after a flower")
+    if Event.AFTER_FLOWER in v.ctx.events:
+        return Hit(1, "self-drew the replacement tile after a flower", "槓上開花(補花)")
     return None
 
 
 def _robbing_kong(v: TaiwanView) -> Hit | None:
-    if v.ctx.has(Event.ROBBING_KONG):
-        if v.ctx.self_draw:
-            raise HandError("robbing_kong (搶槓) wins another player's tile, not a self-draw")
+    if Event.ROBBING_KONG in v.ctx.events:
         return Hit(1, "won the tile another player added to a kong")
     return None
 
 
 def _single_wait(v: TaiwanView, r: Reading) -> Hit | None:
-    names = {WaitShape.EDGE: "邊張", WaitShape.CLOSED: "崁張", WaitShape.SINGLE: "單吊"}
     if v.rules["single_wait"] == "one_tile":
         if len(r.waits) != 1:
             return None
         only = next(iter(r.waits))
-        return Hit(1, f"waited on {only.code} ({only.name}) alone", names.get(r.wait))
-    if r.wait in names:
-        return Hit(1, f"won in a {names[r.wait]} wait", names[r.wait])
+        return Hit(1, f"waited on {only.code} ({only.name}) alone", _WAIT_NAMES.get(r.wait))
+    if r.wait in _WAIT_NAMES:
+        return Hit(1, f"won in a {_WAIT_NAMES[r.wait]} wait", _WAIT_NAMES[r.wait])
     return None
 
 
-def _wind_triplet(round_or_seat: str) -> Check:
+# --- 刻子台, 槓台 --------------------------------------------------------------------------------
+
+
+def _has_triplet_of(v: TaiwanView, r: Reading, tile: Tile) -> bool:
+    # Most hands hold no honour at all: answer those without looking at the groups.
+    return v.has_honors and tile in r.triplet_tiles
+
+
+def _wind_triplet(round_or_seat: str) -> ReadingTest:
     def check(v: TaiwanView, r: Reading) -> Hit | None:
         wind = v.ctx.round_wind if round_or_seat == "round" else v.ctx.seat_wind
-        tile = wind_tile(wind)
-        if has_triplet_of(r, tile):
+        tile = WIND_TILES[wind]
+        if _has_triplet_of(v, r, tile):
             return Hit(1, f"triplet of {tile.name}, the {round_or_seat} wind")
         return None
 
-    return _reading(check)
+    return check
 
 
-def _dragon_triplet(tile: Tile) -> Check:
-    return _reading(
-        lambda v, r: Hit(1, f"triplet of {tile.name}") if has_triplet_of(r, tile) else None
-    )
-
-
-def _kongs(concealed: bool) -> Check:
-    def check(v: TaiwanView) -> Hit | None:
-        count = sum(1 for m in v.hand.melds if m.is_kong and (not m.is_open) == concealed)
-        return (
-            Hit(count, f"{count} {'concealed' if concealed else 'open'} kong(s)") if count else None
-        )
+def _dragon_triplet(tile: Tile) -> ReadingTest:
+    def check(v: TaiwanView, r: Reading) -> Hit | None:
+        return Hit(1, f"triplet of {tile.name}") if _has_triplet_of(v, r, tile) else None
 
     return check
+
+
+def _open_kongs(v: TaiwanView) -> Hit | None:
+    n = v.open_kongs
+    return Hit(n, f"{n} open kong(s), added kongs included") if n else None
+
+
+def _concealed_kongs(v: TaiwanView) -> Hit | None:
+    n = v.concealed_kongs
+    return Hit(n, f"{n} concealed kong(s)") if n else None
+
+
+# --- 莊家/連莊 -----------------------------------------------------------------------------------
 
 
 def _dealer(v: TaiwanView) -> Hit | None:
@@ -379,203 +457,352 @@ def _dealer_streak(v: TaiwanView) -> Hit | None:
     return None
 
 
-def _complete_flower_sets(v: TaiwanView) -> list[tuple[Tile, ...]]:
-    held = set(v.hand.flowers)
-    return [group for group in (SEASONS, PLANTS) if held.issuperset(group)]
+# --- 花 ----------------------------------------------------------------------------------------
+
+
+def _loose_flowers(v: TaiwanView) -> list[Tile]:
+    """Flowers outside a set of four that 花槓 scored (all of them when 花槓 is off)."""
+    if not v.rules["flower_kong"]:
+        return list(v.hand.flowers)
+    in_sets = {t for s in v.flower_sets for t in s}
+    return [f for f in v.hand.flowers if f not in in_sets]
 
 
 def _flower_kong(v: TaiwanView) -> Hit | None:
-    sets = _complete_flower_sets(v)
-    if sets and v.rules["flower_kong"]:
+    sets = v.flower_sets if v.rules["flower_kong"] else ()
+    if sets:
         names = " and ".join("".join(t.name for t in s) for s in sets)
         return Hit(len(sets), f"complete set(s) {names}")
     return None
 
 
 def _seat_flower(v: TaiwanView) -> Hit | None:
+    if not v.hand.flowers:
+        return None
     seat = SEATS.index(v.ctx.seat_wind) + 1
-    complete = {t for s in _complete_flower_sets(v) for t in s} if v.rules["flower_kong"] else set()
-    own = [f for f in v.hand.flowers if f.number in (seat, seat + 4) and f not in complete]
+    own = [f for f in _loose_flowers(v) if f.number in (seat, seat + 4)]
     if own:
         return Hit(len(own), f"{' '.join(f.name for f in own)}: seat {v.ctx.seat_wind}'s flower")
     return None
 
 
 def _seven_flowers(v: TaiwanView) -> Hit | None:
-    if v.ctx.has(Event.SEVEN_FLOWERS_ROB):
-        if len(v.hand.flowers) < 7:
-            raise HandError("seven_flowers_rob (七搶一) needs seven flowers in hand")
+    if Event.SEVEN_FLOWERS_ROB in v.ctx.events:
         return Hit(1, "held seven flowers and robbed the eighth")
     return None
 
 
 def _eight_flowers(v: TaiwanView) -> Hit | None:
-    if v.ctx.has(Event.EIGHT_FLOWERS):
-        if len(v.hand.flowers) != 8:
-            raise HandError("eight_flowers (八仙過海) needs all eight flowers")
+    if len(v.hand.flowers) == 8 and Event.SEVEN_FLOWERS_ROB not in v.ctx.events:
         return Hit(1, "all eight flowers")
     return None
 
 
 def _any_flower(v: TaiwanView) -> Hit | None:
-    n = len(v.hand.flowers)
-    return Hit(n, f"{n} flower(s)") if v.rules["any_flower"] and n else None
+    if not v.rules["any_flower"] or not v.hand.flowers:
+        return None
+    n = len(_loose_flowers(v))
+    return Hit(n, f"{n} flower(s)") if n else None
 
 
 def _any_wind(v: TaiwanView, r: Reading) -> Hit | None:
-    n = count_wind_triplets(r)
-    return Hit(n, f"{n} wind triplet(s)") if v.rules["any_wind"] and n else None
+    if not v.rules["any_wind"] or not v.has_honors:
+        return None
+    n = r.wind_triplets
+    return Hit(n, f"{n} wind triplet(s)") if n else None
 
 
 def _no_honors_no_flowers(v: TaiwanView) -> Hit | None:
-    if v.rules["no_honors_no_flowers"] and not has_honors(v.facts.kinds) and not v.hand.flowers:
+    if v.rules["no_honors_no_flowers"] and not v.has_honors and not v.hand.flowers:
         return Hit(1, "no honour tiles and no flowers")
     return None
 
 
 _SPECIAL_WIN_DROPS = ("menqing", "self_draw", "bu_qiu_ren", "single_wait")
-
-# The table, in the order of 000 then 001's additions. Value is per time the item applies.
+_READY_ITEMS = ("heavenly_ready", "earthly_ready")
+# The table in the rule texts' order: 000's, then the items only 001 has. Value is per time the
+# item applies. After each check: the facts it cannot apply without (see HAND ... HONOURS above).
 TABLE: tuple[RuleItem[TaiwanView], ...] = (
     # 役滿級 (000)
     RuleItem(
         "heavenly_win",
         "天胡",
         24,
-        "莊家配牌完直接胡牌（門清自摸）",
-        _heavenly,
-        (*_SPECIAL_WIN_DROPS, "heavenly_ready", "earthly_ready"),
+        "莊家配牌完直接胡牌（門清自摸；001：不可暗槓）",
+        HandCheck(_heavenly, HAND, ANY_EVENT),
+        (*_SPECIAL_WIN_DROPS, *_READY_ITEMS),
     ),
     RuleItem(
         "earthly_win",
         "地胡",
         16,
-        "閒家第一輪摸牌直接胡牌（門清自摸）",
-        _earthly,
-        (*_SPECIAL_WIN_DROPS, "heavenly_ready", "earthly_ready"),
-    ),
-    RuleItem(
-        "human_win",
-        "人胡",
-        16,
-        "閒家第一巡未摸牌前胡他人牌（001）",
-        _human,
-        (*_SPECIAL_WIN_DROPS, "heavenly_ready", "earthly_ready"),
+        "閒家第一輪摸牌直接胡牌（無人出牌前，門清自摸）",
+        HandCheck(_earthly, HAND, ANY_EVENT),
+        (*_SPECIAL_WIN_DROPS, *_READY_ITEMS),
     ),
     RuleItem(
         "big_four_winds",
         "大四喜",
         16,
-        "東南西北四組刻子",
-        _reading(_big_four_winds),
+        "東南西北四組刻子（001：不計風刻台）",
+        ReadingCheck(_big_four_winds, HONOURS),
         ("small_four_winds", "round_wind", "seat_wind", "any_wind"),
     ),
-    RuleItem("all_honors", "字一色", 16, "全部是字牌", _all_honors, ("half_flush",)),
+    RuleItem(
+        "all_honors",
+        "字一色",
+        16,
+        "全部是字牌（東南西北中發白）",
+        HandCheck(_all_honors, HAND, HONOURS),
+    ),
     # 大牌型 8台
-    RuleItem("full_flush", "清一色", 8, "只有一種數牌，無字牌", _full_flush, ("half_flush",)),
+    RuleItem(
+        "full_flush",
+        "清一色",
+        8,
+        "只有一種數牌（萬/筒/條），無字牌",
+        HandCheck(_full_flush, HAND),
+        ("half_flush",),
+    ),
     RuleItem(
         "big_three_dragons",
         "大三元",
         8,
-        "中、發、白三組刻子",
-        _reading(_big_three_dragons),
+        "中、發、白三組刻子（001：不計三元刻）",
+        ReadingCheck(_big_three_dragons, HONOURS),
         ("small_three_dragons", "red_dragon", "green_dragon", "white_dragon"),
     ),
     RuleItem(
-        "small_four_winds", "小四喜", 8, "三組風刻 + 一組風牌做將", _reading(_small_four_winds)
+        "small_four_winds",
+        "小四喜",
+        8,
+        "東南西北其中三組刻子 + 一組做將",
+        ReadingCheck(_small_four_winds, HONOURS),
     ),
     RuleItem(
         "heavenly_ready",
         "天聽",
         8,
-        "莊家打出第一張牌即聽（不計門清）",
-        _heavenly_ready,
+        "莊家配牌17張就聽牌，打出第一張牌即聽（001：不計門清，其餘另計）",
+        HandCheck(_heavenly_ready, HAND, ANY_EVENT),
         ("menqing", "earthly_ready"),
     ),
-    RuleItem("five_concealed", "五暗刻", 8, "門清，五組刻子都是自己摸的", _n_concealed(5)),
+    RuleItem(
+        "five_concealed",
+        "五暗刻",
+        8,
+        "門清，五組刻子都是自己摸的",
+        ReadingCheck(_n_concealed(5)),
+    ),
+    # 中牌型 4~5台
+    RuleItem(
+        "half_flush",
+        "混一色",
+        4,
+        "只有一種數牌 + 字牌",
+        HandCheck(_half_flush, HAND, HONOURS),
+    ),
+    RuleItem("all_triplets", "碰碰胡", 4, "全部是刻子，無順子", ReadingCheck(_all_triplets)),
+    RuleItem(
+        "small_three_dragons",
+        "小三元",
+        4,
+        "中發白其中兩組刻子 + 一組做將（001：不計三元刻）",
+        ReadingCheck(_small_three_dragons, HONOURS),
+        ("red_dragon", "green_dragon", "white_dragon"),
+    ),
+    RuleItem(
+        "four_concealed",
+        "四暗刻",
+        5,
+        "門清，四組刻子都是自己摸的",
+        ReadingCheck(_n_concealed(4)),
+    ),
+    RuleItem(
+        "earthly_ready",
+        "地聽",
+        4,
+        "起牌後8張牌內聽牌，四家無吃碰槓（地聽不與獨聽重複計台）",
+        HandCheck(_earthly_ready, HAND, ANY_EVENT),
+        ("single_wait",),
+    ),
+    # 小牌型 2台
+    RuleItem(
+        "pinghu",
+        "平胡",
+        2,
+        "全順子 + 無字牌 + 非自摸 + 非獨聽（聽多張，兩面）+ 無花",
+        ReadingCheck(_pinghu),
+    ),
+    RuleItem(
+        "all_claimed",
+        "全求人",
+        2,
+        "5組副露（暗槓不算，001），手牌只剩將牌，榮胡（不計單吊）",
+        HandCheck(_all_claimed, HAND, MELDS),
+        ("single_wait",),
+    ),
+    RuleItem(
+        "three_concealed",
+        "三暗刻",
+        2,
+        "門清，三組刻子都是自己摸的",
+        ReadingCheck(_n_concealed(3)),
+    ),
+    # 事件台 1台
+    RuleItem("self_draw", "自摸", 1, "自己摸牌胡（八仙過海視同自摸）", HandCheck(_self_draw)),
+    RuleItem("menqing", "門清", 1, "沒有吃、碰、明槓（可暗槓）", HandCheck(_menqing)),
+    RuleItem(
+        "last_tile",
+        "海底撈月",
+        1,
+        "牌堆最後一張牌自摸胡",
+        HandCheck(_last_tile, HAND, ANY_EVENT),
+    ),
+    RuleItem(
+        "after_kong",
+        "槓上開花",
+        1,
+        "槓牌或補花後補牌自摸胡",
+        HandCheck(_after_kong, HAND, ANY_EVENT),
+    ),
+    RuleItem(
+        "single_wait",
+        "獨聽",
+        1,
+        "只聽一張牌（邊張、崁張、單吊）",
+        ReadingCheck(_single_wait),
+    ),
+    RuleItem(
+        "half_claimed",
+        "半求人",
+        1,
+        "5組副露，手牌只剩將牌，自摸（不計單吊）",
+        HandCheck(_half_claimed, HAND, MELDS),
+        ("single_wait",),
+    ),
+    # 刻子台
+    RuleItem(
+        "round_wind",
+        "圈風刻",
+        1,
+        "圈風的刻子（例如東風圈有東刻）",
+        ReadingCheck(_wind_triplet("round"), HONOURS),
+    ),
+    RuleItem(
+        "seat_wind",
+        "門風刻",
+        1,
+        "自己風位的刻子（圈風+門風同一刻 2 台）",
+        ReadingCheck(_wind_triplet("seat"), HONOURS),
+    ),
+    RuleItem(
+        "red_dragon",
+        "中刻",
+        1,
+        "中的刻子（非三元系列時）",
+        ReadingCheck(_dragon_triplet(RED), HONOURS),
+    ),
+    RuleItem(
+        "green_dragon",
+        "發刻",
+        1,
+        "發的刻子（非三元系列時）",
+        ReadingCheck(_dragon_triplet(GREEN), HONOURS),
+    ),
+    RuleItem(
+        "white_dragon",
+        "白刻",
+        1,
+        "白的刻子（非三元系列時）",
+        ReadingCheck(_dragon_triplet(WHITE), HONOURS),
+    ),
+    # 槓台
+    RuleItem("open_kong", "明槓", 1, "每個明槓（含加槓）1 台", HandCheck(_open_kongs, MELDS)),
+    RuleItem(
+        "concealed_kong",
+        "暗槓",
+        2,
+        "每個暗槓 2 台（不與明槓重複）",
+        HandCheck(_concealed_kongs, MELDS),
+    ),
+    # 莊家/連莊
+    RuleItem("dealer", "莊家", 1, "莊家胡牌", HandCheck(_dealer)),
+    RuleItem(
+        "dealer_streak",
+        "連N拉N",
+        1,
+        "莊家連莊N次 (2N+1)台（包含莊家台）",
+        HandCheck(_dealer_streak),
+        ("dealer",),
+    ),
+    # Only in 001
+    RuleItem(
+        "bu_qiu_ren",
+        "不求人",
+        1,
+        "門清的情況下自摸（門清一摸三）",
+        HandCheck(_bu_qiu_ren),
+    ),
+    RuleItem(
+        "seat_flower",
+        "正花",
+        1,
+        "拿到與座位相同的花（東1 南2 西3 北4）",
+        HandCheck(_seat_flower, FLOWERS),
+    ),
+    RuleItem(
+        "robbing_kong",
+        "搶槓",
+        1,
+        "別人加槓的牌正是自己能胡的牌",
+        HandCheck(_robbing_kong, HAND, ANY_EVENT),
+    ),
+    RuleItem(
+        "flower_kong",
+        "花槓",
+        2,
+        "拿齊四季或四君子，每組 2 台，不計正花",
+        HandCheck(_flower_kong, FLOWERS),
+    ),
     RuleItem(
         "seven_flowers_rob",
         "七搶一",
         8,
-        "持7張花牌搶別家1張花牌（001）",
-        _seven_flowers,
+        "持7張花牌搶別家1張花牌而胡，被搶者如放槍",
+        HandCheck(_seven_flowers, ANY_EVENT, FLOWERS),
         ("flower_kong", "seat_flower", "any_flower"),
     ),
     RuleItem(
         "eight_flowers",
         "八仙過海",
         8,
-        "取得全部8張花牌，視同自摸（001）",
-        _eight_flowers,
-        ("flower_kong", "seat_flower", "any_flower", "seven_flowers_rob"),
+        "取得全部8張花牌而胡，視同自摸",
+        HandCheck(_eight_flowers, FLOWERS),
+        ("flower_kong", "seat_flower", "any_flower"),
     ),
-    # 中牌型 4~5台
-    RuleItem("half_flush", "混一色", 4, "只有一種數牌 + 字牌", _half_flush),
-    RuleItem("all_triplets", "碰碰胡", 4, "全部是刻子，無順子", _reading(_all_triplets)),
     RuleItem(
-        "small_three_dragons",
-        "小三元",
-        4,
-        "中發白其中兩組刻子 + 一組做將",
-        _reading(_small_three_dragons),
-        ("red_dragon", "green_dragon", "white_dragon"),
+        "human_win",
+        "人胡",
+        16,
+        "閒家第一巡未摸牌前，無吃碰槓，胡他人牌",
+        HandCheck(_human, HAND, ANY_EVENT),
+        (*_SPECIAL_WIN_DROPS, *_READY_ITEMS),
     ),
-    RuleItem("four_concealed", "四暗刻", 5, "門清，四組刻子都是自己摸的", _n_concealed(4)),
+    # Options, off by default (001's second table; 河底撈魚 is the discard twin of 海底撈月)
     RuleItem(
-        "earthly_ready",
-        "地聽",
-        4,
-        "起牌後8張牌內聽牌，四家無吃碰槓",
-        _earthly_ready,
-        ("single_wait",),
-    ),
-    # 小牌型 2台
-    RuleItem("pinghu", "平胡", 2, "全順子 + 無字牌 + 非自摸 + 非單吊 + 無花", _reading(_pinghu)),
-    RuleItem(
-        "all_claimed", "全求人", 2, "手牌只剩將牌，5組副露，榮胡", _all_claimed, ("single_wait",)
-    ),
-    RuleItem("three_concealed", "三暗刻", 2, "門清，三組刻子都是自己摸的", _n_concealed(3)),
-    RuleItem("flower_kong", "花槓", 2, "拿齊四季或四君子（不計正花）（001）", _flower_kong),
-    # 事件台 1台
-    RuleItem("self_draw", "自摸", 1, "自己摸牌胡", _self_draw),
-    RuleItem("menqing", "門清", 1, "沒有吃、碰、明槓", _menqing),
-    RuleItem("bu_qiu_ren", "不求人", 1, "門清的情況下自摸（001，門清一摸三）", _bu_qiu_ren),
-    RuleItem("last_tile", "海底撈月", 1, "牌堆最後一張牌自摸胡", _last_tile),
-    RuleItem("last_discard", "河底撈魚", 1, "最後一張打出的牌胡（選項）", _last_discard),
-    RuleItem("after_kong", "槓上開花", 1, "槓牌或補花後補牌自摸胡", _after_kong),
-    RuleItem("robbing_kong", "搶槓", 1, "別人加槓的牌正是自己能胡的牌（001）", _robbing_kong),
-    RuleItem("single_wait", "獨聽", 1, "只聽一張牌（邊張、崁張、單吊）", _reading(_single_wait)),
-    RuleItem(
-        "half_claimed", "半求人", 1, "手牌只剩將牌，5組副露，自摸", _half_claimed, ("single_wait",)
-    ),
-    # 刻子台
-    RuleItem("round_wind", "圈風刻", 1, "圈風的刻子", _wind_triplet("round")),
-    RuleItem("seat_wind", "門風刻", 1, "自己風位的刻子", _wind_triplet("seat")),
-    RuleItem("red_dragon", "中刻", 1, "中的刻子（非三元系列時）", _dragon_triplet(RED)),
-    RuleItem("green_dragon", "發刻", 1, "發的刻子（非三元系列時）", _dragon_triplet(GREEN)),
-    RuleItem("white_dragon", "白刻", 1, "白的刻子（非三元系列時）", _dragon_triplet(WHITE)),
-    # 槓台
-    RuleItem("open_kong", "明槓", 1, "每個明槓（含加槓）1 台", _kongs(concealed=False)),
-    RuleItem("concealed_kong", "暗槓", 2, "每個暗槓 2 台", _kongs(concealed=True)),
-    # 莊家/連莊
-    RuleItem("dealer", "莊家", 1, "莊家胡牌", _dealer),
-    RuleItem(
-        "dealer_streak",
-        "連N拉N",
+        "last_discard",
+        "河底撈魚",
         1,
-        "莊家連莊N次 (2N+1)台（包含莊家台）",
-        _dealer_streak,
-        ("dealer",),
+        "最後一張打出的牌胡（選項）",
+        HandCheck(_last_discard, HAND, ANY_EVENT),
     ),
-    # 花 (001)
-    RuleItem("seat_flower", "正花", 1, "拿到與座位相同的花", _seat_flower),
-    # Options, off by default (001's second table)
     RuleItem(
         "any_flower",
         "見花見台",
         1,
         "一張花牌就計一台，不必對位（選項）",
-        _any_flower,
+        HandCheck(_any_flower, FLOWERS),
         ("seat_flower",),
     ),
     RuleItem(
@@ -583,22 +810,47 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "見風見台",
         1,
         "一組風牌刻子就算一台，不必對位（選項）",
-        _reading(_any_wind),
+        ReadingCheck(_any_wind, HONOURS),
         ("round_wind", "seat_wind"),
     ),
     RuleItem(
-        "no_honors_no_flowers", "無字無花", 2, "完全沒有花牌跟字牌（選項）", _no_honors_no_flowers
+        "no_honors_no_flowers",
+        "無字無花",
+        2,
+        "完全沒有花牌跟字牌（選項）",
+        HandCheck(_no_honors_no_flowers, HAND),
     ),
 )
 
-_SPECIAL_WINS = frozenset({"heavenly_win", "earthly_win", "human_win"})
+
+@cache
+def hand_items(facts: frozenset[str]) -> tuple[tuple[RuleItem[TaiwanView], HandTest], ...]:
+    """The hand items that can apply to a hand with these facts, each with its test."""
+    return tuple(
+        (item, item.check.test)
+        for item in TABLE
+        if isinstance(item.check, HandCheck) and item.check.requires <= facts
+    )
 
 
-def _waived(rules: dict[str, Any]) -> frozenset[tuple[str, str]]:
+@cache
+def reading_items(facts: frozenset[str]) -> tuple[tuple[RuleItem[TaiwanView], ReadingTest], ...]:
+    """The reading items that can apply to a hand with these facts, each with its test."""
+    return tuple(
+        (item, item.check.test)
+        for item in TABLE
+        if isinstance(item.check, ReadingCheck) and item.check.requires <= facts
+    )
+
+
+_SPECIAL_WIN_CODES = ("heavenly_win", "earthly_win", "human_win")
+
+
+def _waived(rules: Mapping[str, Any]) -> frozenset[tuple[str, str]]:
     """The supersessions that rule options turn off."""
     waived: set[tuple[str, str]] = set()
     if rules["special_wins_score_menqing"]:
-        waived |= {(w, d) for w in _SPECIAL_WINS for d in _SPECIAL_WIN_DROPS}
+        waived |= {(w, d) for w in _SPECIAL_WIN_CODES for d in _SPECIAL_WIN_DROPS}
     if rules["big_four_winds_scores_wind_triplets"]:
         waived |= {("big_four_winds", "round_wind"), ("big_four_winds", "seat_wind")}
     return frozenset(waived)
@@ -616,7 +868,7 @@ class Taiwan(Variant):
     uses_flowers = True
 
     def _is_flower_win(self, hand: Hand) -> bool:
-        return bool(hand.context.events & {Event.EIGHT_FLOWERS, Event.SEVEN_FLOWERS_ROB})
+        return not hand.context.events.isdisjoint(_FLOWER_WINS)
 
     def expected_sizes(self, hand: Hand) -> tuple[int, ...]:
         # A flower win may come before the 17th tile is drawn.
@@ -625,48 +877,93 @@ class Taiwan(Variant):
     def needs_win_tile(self, hand: Hand) -> bool:
         return not self._is_flower_win(hand)
 
-    def score(self, hand: Hand) -> ScoreResult:
-        rules = dict(hand.rules)
-        readings = standard_readings(hand, SETS) if hand.win_tile is not None else []
-        flower_win = self._is_flower_win(hand)
-        waived = _waived(rules)
-        facts = HandFacts.of(hand)
-        views = [TaiwanView(hand, r, rules, facts) for r in readings]
-        if not views:
-            if not flower_win:
-                return self._not_winning(hand)
-            views = [TaiwanView(hand, None, rules, facts)]
-        scored = [(view, apply_table(TABLE, view, waived)) for view in views]
-        totals = [sum(i.value for i in items) for _, items in scored]
-        top = max(totals)
-        tied = [pair for pair, total in zip(scored, totals, strict=True) if total == top]
-        # Ties go to the first reading in written order, so the output never depends on luck.
-        view, items = min(tied, key=lambda p: p[0].reading.describe() if p[0].reading else "")
-        total = top
-        if total < rules["minimum_tai"]:
-            items.append(
-                ScoreItem(
-                    "minimum",
-                    "保底",
-                    rules["minimum_tai"] - total,
-                    f"a winning hand counts at least {rules['minimum_tai']} 台",
-                )
+    def check_context(self, hand: Hand) -> None:
+        """The generic checks, then the events that only fit some wins (one line each)."""
+        super().check_context(hand)
+        ctx = hand.context
+        if ctx.dealer is not None and ctx.dealer != (ctx.seat_wind == DEALER_SEAT):
+            raise HandError(
+                f"dealer is {str(ctx.dealer).lower()} for seat {ctx.seat_wind}: in taiwan the"
+                " dealer sits East"
             )
-            total = rules["minimum_tai"]
-        reading = view.reading
-        extra = {
-            "waits": sorted(t.code for t in reading.waits) if reading else [],
-            "wait_shape": reading.wait.value if reading else WaitShape.NONE.value,
-        }
+        events = ctx.events
+        specials = [e for e in _SPECIAL_WINS if e in events]
+        if len(specials) > 1:
+            raise HandError(f"{specials[0].value} and {specials[1].value} cannot both happen")
+        if specials and hand.melds:
+            raise HandError(
+                f"{specials[0].value} is won on the first tiles: no chi, pon or kong before it"
+            )
+        if Event.HEAVENLY_WIN in events and not (ctx.is_dealer and ctx.self_draw):
+            raise HandError("heavenly_win (天胡) is the dealer's self-draw on the first draw")
+        if Event.EARTHLY_WIN in events and (ctx.is_dealer or not ctx.self_draw):
+            raise HandError("earthly_win (地胡) is a non-dealer's self-draw on the first draw")
+        if Event.HUMAN_WIN in events and (ctx.is_dealer or ctx.self_draw):
+            raise HandError("human_win (人胡) is a non-dealer winning a discard before drawing")
+        if Event.HEAVENLY_READY in events and not ctx.is_dealer:
+            raise HandError("heavenly_ready (天聽) is for the dealer only")
+        if Event.ROBBING_KONG in events and ctx.self_draw:
+            raise HandError("robbing_kong (搶槓) wins another player's tile, not a self-draw")
+        if Event.SEVEN_FLOWERS_ROB in events:
+            if len(hand.flowers) not in (7, 8):
+                raise HandError(
+                    f"seven_flowers_rob (七搶一) needs seven flowers, got {len(hand.flowers)}"
+                )
+            if ctx.self_draw or Event.EIGHT_FLOWERS in events:
+                raise HandError(
+                    "seven_flowers_rob (七搶一) robs another player's flower: name them as"
+                    " discarder, no self_draw"
+                )
+        if Event.EIGHT_FLOWERS in events:
+            if len(hand.flowers) != 8:
+                raise HandError(
+                    f"eight_flowers (八仙過海) needs all eight flowers, got {len(hand.flowers)}"
+                )
+            if ctx.discarder is not None:
+                raise HandError("eight_flowers (八仙過海) counts as a self-draw: no discarder")
+
+    def score(self, hand: Hand) -> ScoreResult:
+        rules = hand.rules
+        readings = standard_readings(hand, SETS) if hand.win_tile is not None else []
+        if not readings and not self._is_flower_win(hand):
+            return self._not_winning(hand)
+        view = TaiwanView.of(hand, readings)
+        waived = _waived(rules)
+        hand_hits = [(item, hit) for item, test in hand_items(view.facts) if (hit := test(view))]
+        best_items = resolve_hits(hand_hits, waived)
+        best_total = sum(i.value for i in best_items)
+        best_reading = readings[0] if readings else None
+        per_reading = reading_items(view.facts)
+        for index, reading in enumerate(readings):
+            hits = hand_hits + [
+                (item, hit) for item, test in per_reading if (hit := test(view, reading))
+            ]
+            items = resolve_hits(hits, waived)
+            total = sum(i.value for i in items)
+            # Ties keep the first reading (readings come in a fixed order from the tile counts).
+            if index == 0 or total > best_total:
+                best_items, best_total, best_reading = items, total, reading
+        minimum = rules["minimum_tai"]
+        if best_total < minimum:
+            why = f"a winning hand counts at least {minimum} 台"
+            best_items.append(ScoreItem("minimum", "保底", minimum - best_total, why))
+            best_total = minimum
+        if best_reading is not None:
+            waits = best_reading.waits
+            shape = best_reading.wait
+        else:
+            # A flower win's tiles form no hand; say what they were waiting on.
+            waits = frozenset(hand_waits(hand, SETS))
+            shape = WaitShape.NONE
         return ScoreResult(
             variant=self.name,
             winning=True,
-            total=total,
+            total=best_total,
             unit=self.unit,
-            items=tuple(items),
-            payments=tuple(self.payments(hand, total, view.self_draw)),
-            decomposition=reading.describe() if reading else "",
-            extra=extra,
+            items=tuple(best_items),
+            payments=tuple(self.payments(hand, best_total, view.self_draw)),
+            decomposition=best_reading.describe() if best_reading else "",
+            extra={"waits": _codes(waits), "wait_shape": shape.value},
         )
 
     def _not_winning(self, hand: Hand) -> ScoreResult:
@@ -678,11 +975,19 @@ class Taiwan(Variant):
             items=(),
             payments=(),
             decomposition="",
-            extra={"reason": "the tiles do not form five sets and a pair", "waits": []},
+            extra={
+                "waits": [],
+                "wait_shape": WaitShape.NONE.value,
+                "reason": "the tiles do not form five sets and a pair",
+            },
         )
 
     def payments(self, hand: Hand, total: int, self_draw: bool) -> list[Payment]:
-        """Each payer pays 底 + 台 × 台值; a dealer paying a non-dealer adds (2N+1) × 台值."""
+        """Each payer pays 底 + 台 × 台值; a dealer paying a non-dealer adds (2N+1) × 台值.
+
+        On a self-draw (八仙過海 included) the three others pay; otherwise the discarder (the
+        player robbed of a kong tile or of a flower for 七搶一) pays alone, and nobody else.
+        """
         ctx = hand.context
         rules = hand.rules
         winner = ctx.seat_wind
@@ -695,7 +1000,11 @@ class Taiwan(Variant):
         out = []
         for payer in payers:
             amount = rules["base"] + total * rules["tai_value"]
-            if payer == "E" and not ctx.is_dealer and rules["dealer_pays_streak"]:
+            if payer == DEALER_SEAT and not ctx.is_dealer and rules["dealer_pays_streak"]:
                 amount += (2 * ctx.dealer_streak + 1) * rules["tai_value"]
             out.append(Payment(payer, winner, amount))
         return out
+
+
+def _codes(tiles: frozenset[Tile]) -> list[str]:
+    return [t.code for t in sort_tiles(tiles)]

@@ -1,6 +1,8 @@
 """Letterbox, YOLO decoding and NMS against boxes worked out by hand."""
 
+import cv2
 import numpy as np
+import pytest
 
 from vision.boxes import decode_yolo, iou_matrix, letterbox, letterbox_params, nms, to_original
 
@@ -53,3 +55,35 @@ def test_iou_of_half_overlap():
     a = np.array([[0, 0, 10, 10]], np.float32)
     b = np.array([[5, 0, 15, 10]], np.float32)
     assert abs(iou_matrix(a, b)[0, 0] - 50 / 150) < 1e-6
+
+
+def test_odd_padding_puts_the_extra_pixel_below():
+    # 100 x 61 into 64: scale 0.64, 39 rows of content, 25 of padding: 12 above, 13 below.
+    image = np.full((61, 100, 3), 255, np.uint8)
+    boxed, params = letterbox(image, 64)
+    assert (params.pad_y, params.new_height) == (12, 39)
+    assert (boxed[:12] == 114).all() and (boxed[12:51] == 255).all() and (boxed[51:] == 114).all()
+    mapped = to_original(np.array([[0.0, 12.0, 64.0, 51.0]]), params)
+    assert mapped[0].tolist() == pytest.approx([0.0, 0.0, 100.0, 60.9375])
+
+
+def test_decode_caps_candidates_before_nms():
+    output = np.zeros((1, 9, 100), np.float32)
+    output[0, 2:4] = 5
+    output[0, 4] = np.linspace(0.3, 0.99, 100)
+    boxes, scores, _ = decode_yolo(output, 0.25, max_candidates=10)
+    assert len(boxes) == 10 and scores.min() == pytest.approx(output[0, 4].max() - 9 * 0.69 / 99)
+
+
+def test_shrink_by_a_whole_factor_first_matches_a_plain_area_shrink():
+    from vision.boxes import shrink
+
+    # Photo-like content: smooth shading with tile-sized edges, not per-pixel noise (which no
+    # camera delivers and on which the two-step shrink differs by several grey levels).
+    rng = np.random.default_rng(1)
+    image = cv2.resize(rng.integers(0, 255, (12, 16, 3), np.uint8), (800, 600))
+    image = cv2.GaussianBlur(image, (0, 0), 8)
+    fast = shrink(image, 128, 96)
+    plain = cv2.resize(image, (128, 96), interpolation=cv2.INTER_AREA)
+    assert fast.shape == plain.shape
+    assert np.abs(fast.astype(int) - plain).mean() < 2

@@ -51,5 +51,61 @@ def test_missing_file_names_the_path(tmp_path):
 def test_absurdly_large_image_is_refused_from_its_header(tmp_path):
     path = tmp_path / "huge.png"
     Image.new("1", (12000, 12000)).save(path)  # 144 megapixels, tiny file
-    with pytest.raises(ImageError, match="too large"):
+    with pytest.raises(ImageError, match=r"too large"):
+        load_image(path)
+
+
+def test_truncated_png(tmp_path):
+    _ok, data = cv2.imencode(
+        ".png", np.random.default_rng(0).integers(0, 255, (64, 64, 3), np.uint8)
+    )
+    path = tmp_path / "cut.png"
+    path.write_bytes(bytes(data)[: len(data) // 2])
+    with pytest.raises(ImageError, match=r"cut.png: not a readable image"):
+        load_image(path)
+
+
+def test_jpeg_cut_after_its_exif_thumbnail_is_truncated(tmp_path):
+    # The EXIF thumbnail is a whole JPEG with its own end marker: it must not hide the cut.
+    image = Image.fromarray(np.full((300, 300, 3), 90, np.uint8))
+    exif = image.getexif()
+    exif[274] = 1
+    path = tmp_path / "thumb.jpg"
+    image.save(path, exif=exif)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) - 40])
+    with pytest.raises(ImageError, match=r"truncated"):
+        load_image(path)
+
+
+def test_data_after_the_end_of_a_jpeg_is_fine(tmp_path):
+    _ok, data = cv2.imencode(".jpg", np.full((50, 80, 3), 128, np.uint8))
+    path = tmp_path / "trailer.jpg"
+    path.write_bytes(bytes(data) + b"phone maker trailer" * 20)
+    assert load_image(path).shape == (50, 80, 3)
+
+
+def test_folder_is_not_a_photo(tmp_path):
+    with pytest.raises(ImageError, match=r"is a folder"):
+        load_image(tmp_path)
+
+
+def test_large_jpeg_header_is_read_without_decoding(tmp_path):
+    from vision.images import header_size
+
+    _ok, data = cv2.imencode(".jpg", np.zeros((30, 70, 3), np.uint8))
+    assert header_size(bytes(data)) == (70, 30)
+
+
+def test_jpeg_bomb_is_refused_from_its_header(tmp_path):
+    from vision.images import header_size
+
+    _ok, encoded = cv2.imencode(".jpg", np.zeros((30, 70, 3), np.uint8))
+    data = bytearray(encoded)
+    sof = data.index(b"\xff\xc0")
+    data[sof + 5 : sof + 9] = (20000).to_bytes(2, "big") + (20000).to_bytes(2, "big")
+    assert header_size(bytes(data)) == (20000, 20000)
+    path = tmp_path / "bomb.jpg"
+    path.write_bytes(bytes(data))
+    with pytest.raises(ImageError, match=r"bomb.jpg: 20000x20000 pixels is too large"):
         load_image(path)

@@ -1,0 +1,80 @@
+"""明將麻雀's 計分法 and 授受法 (``shared/rules/002``): base points from 番 and who pays whom.
+
+* n 番 is worth n(n + 1)/2 base points, 十番爆棚: 10 番 (55) is the most a hand counts.
+* Discard: 閒 → 閒 pays 3 × base; 莊 → 閒 or 閒 → 莊 pays 4 × base.
+* Self-draw: the dealer takes 2 × base from each; a non-dealer 1 × base from each non-dealer and
+  2 × base from the dealer.
+* 詐糊 pays 55 to each other player, dealer or not.
+* "莊家收支會數多一番" is read as already expressed by the share table (option ``dealer_extra_fan``
+  adds the extra 番 to every payment the dealer makes or takes).
+* 雞糊 方案一: a player who already won a 雞糊 this hand (option ``seats_out``) pays nothing on a
+  later self-draw, and nobody may win their discards.
+
+The dealer sits East.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from scoring.errors import HandError
+from scoring.hand import SEATS, WinContext
+from scoring.result import Payment
+
+LIMIT_FAN = 10
+FALSE_WIN_PENALTY = 55
+DEALER = "E"
+
+
+def base_points(fan: int) -> int:
+    """n(n + 1)/2 for n 番, capped at 十番爆棚.
+
+    >>> [base_points(n) for n in (0, 1, 2, 3, 5, 10, 13)]
+    [0, 1, 3, 6, 15, 55, 55]
+    """
+    n = min(fan, LIMIT_FAN)
+    return n * (n + 1) // 2
+
+
+def seats_out(rules: Mapping[str, Any], winner: str) -> tuple[str, ...]:
+    """The seats the ``seats_out`` option names, checked: E S W N, not the winner, no repeats."""
+    text = rules["seats_out"].replace(",", "").replace(" ", "").upper()
+    for seat in text:
+        if seat not in SEATS:
+            raise HandError(f"seats_out {rules['seats_out']!r}: {seat!r} is not one of E S W N")
+    if winner in text:
+        raise HandError(f"seats_out {rules['seats_out']!r} names the winner's own seat {winner}")
+    if len(set(text)) != len(text) or len(text) > 2:
+        raise HandError(f"seats_out {rules['seats_out']!r}: at most two different seats")
+    return tuple(text)
+
+
+def win_payments(
+    ctx: WinContext, fan: int, rules: Mapping[str, Any], out: tuple[str, ...]
+) -> list[Payment]:
+    """Who pays the winner, per 授受法. A discard win with no discarder named pays nothing here."""
+    winner = ctx.seat_wind
+    extra = 1 if rules["dealer_extra_fan"] else 0
+
+    def share(payer: str, times: int) -> Payment:
+        dealer_involved = DEALER in (payer, winner)
+        return Payment(payer, winner, times * base_points(fan + extra * dealer_involved))
+
+    if not ctx.self_draw:
+        if ctx.discarder is None:
+            return []
+        if ctx.discarder in out:
+            raise HandError(
+                f"discarder {ctx.discarder} already won a 雞糊 this hand: its discards cannot be won"
+            )
+        return [share(ctx.discarder, 4 if DEALER in (winner, ctx.discarder) else 3)]
+    payers = [s for s in SEATS if s != winner and s not in out]
+    if winner == DEALER:
+        return [share(p, 2) for p in payers]
+    return [share(p, 2 if p == DEALER else 1) for p in payers]
+
+
+def false_win_payments(offender: str) -> list[Payment]:
+    """詐糊: the offender pays 55 to each other player."""
+    return [Payment(offender, s, FALSE_WIN_PENALTY) for s in SEATS if s != offender]

@@ -1,0 +1,333 @@
+"""Japanese riichi mahjong (日本麻將), scored in 翻 and 符 by the ``mahjong`` library.
+
+Implements ``shared/rules/004``. The yaku, 符 and points come from the library (through
+``riichi_adapter``); this module checks the hand and the events, and turns the library's answer
+into our result: items named as 004 names them (``riichi_names``), ``han``, ``fu``, ``limit`` and
+who pays (``riichi_points``). docs/variants/riichi.md explains the readings:
+
+1. A complete hand with no yaku is ``winning: false`` (一翻起胡; 懸賞 do not count), like a shape that
+   is not a winning hand; events the hand cannot have (立直 with an open hand, 一發 without 立直,
+   嶺上開花 without a kong ...) are one-line errors.
+2. 赤懸賞 only with the rule option ``red_fives``; without it a red five is an error.
+3. 流局滿貫 (event ``nagashi_mangan``) is given without tiles and paid as a self-drawn 滿貫; it is a
+   draw, so 本場 and 供託 are not paid with it.
+4. Items count a 役滿 as 13 翻 and a 雙役滿 as 26, so ``total`` is always the 翻 the library used.
+5. 供託 is paid by the ``"table"``; ``riichi_sticks`` counts every stick on it, this hand's too.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from mahjong.hand_calculating.hand import HandCalculator
+from mahjong.hand_calculating.hand_response import HandResponse
+
+from scoring.errors import HandError
+from scoring.hand import Event, Hand, check_copies
+from scoring.result import ScoreItem, ScoreResult
+from scoring.rules import RuleOption
+from scoring.tiles import Tile
+from scoring.variant import Variant
+from scoring.variants.riichi_adapter import library_call, nagashi_call
+from scoring.variants.riichi_names import BASE_FU_NAMES, FU_NAMES, YAKU_NAMES
+from scoring.variants.riichi_points import LIMITS, points
+
+EVENTS = frozenset(
+    {
+        Event.RIICHI,
+        Event.DOUBLE_RIICHI,
+        Event.IPPATSU,
+        Event.LAST_TILE,
+        Event.LAST_DISCARD,
+        Event.AFTER_KONG,
+        Event.ROBBING_KONG,
+        Event.HEAVENLY_WIN,
+        Event.EARTHLY_WIN,
+        Event.NAGASHI_MANGAN,
+    }
+)
+RIICHI_EVENTS = frozenset({Event.RIICHI, Event.DOUBLE_RIICHI})
+FIRST_DRAW_WINS = frozenset({Event.HEAVENLY_WIN, Event.EARTHLY_WIN})
+
+OPTIONS = (
+    RuleOption(
+        "red_fives",
+        False,
+        "赤懸賞: the red fives 0m 0p 0s are in the set and each counts one 懸賞 翻",
+    ),
+)
+
+MAX_INDICATORS = 5
+"""懸賞 indicators: the first, and one more for each of at most four kongs (每槓一次多開一張)."""
+
+NOT_WINNING = "the tiles do not form four sets and a pair, 七對子 or 國士無雙"
+NO_YAKU = "no yaku: 004 is 一翻起胡 and 懸賞 do not count toward it"
+
+# Library refusals that our checks normally catch first; kept so a refusal is never silent.
+LIBRARY_ERRORS = {
+    HandCalculator.ERR_NO_WINNING_TILE: "the winning tile is not in the hand",
+    HandCalculator.ERR_OPEN_HAND_RIICHI: "riichi needs a concealed hand",
+    HandCalculator.ERR_OPEN_HAND_DABURI: "double_riichi needs a concealed hand",
+    HandCalculator.ERR_IPPATSU_WITHOUT_RIICHI: "ippatsu needs riichi or double_riichi",
+}
+
+
+def _names(events: frozenset[Event]) -> str:
+    return " ".join(sorted(e.value for e in events))
+
+
+class Riichi(Variant):
+    name = "riichi"
+    aliases = ("jp", "japanese", "日麻")
+    title = "日本麻將 (立直麻將)"
+    unit = "翻"
+    rule_texts = ("004_1d05b532e3343436.txt",)
+    hand_size = 14
+    events = EVENTS
+    options = OPTIONS
+
+    # --- checks -------------------------------------------------------------------------------
+
+    def allows_red_fives(self, hand: Hand) -> bool:
+        return bool(hand.rules.get("red_fives", False))
+
+    def check_hand(self, hand: Hand) -> None:
+        if Event.NAGASHI_MANGAN in hand.context.events:
+            self._check_nagashi(hand)
+            return
+        red = self.allows_red_fives(hand)
+        if not red:
+            for tile in hand.all_tiles:
+                if tile.is_red_five:
+                    raise HandError(
+                        f"red five {tile.code} is not used unless the rule option red_fives is on"
+                    )
+        super().check_hand(hand)
+        if red:
+            plain_fives = Counter(t for t in hand.all_tiles if t.number == 5)
+            for five, count in plain_fives.items():
+                if count == 4:
+                    raise HandError(
+                        f"four plain {five.code} with red fives in play: one of them is"
+                        f" {Tile(five.suit, 0).code}"
+                    )
+        self._check_indicators(hand, red)
+
+    def _check_indicators(self, hand: Hand, red: bool) -> None:
+        ctx = hand.context
+        for label, tiles in (
+            ("dora_indicators", ctx.dora_indicators),
+            ("ura_dora_indicators", ctx.ura_dora_indicators),
+        ):
+            for tile in tiles:
+                if not (tile.is_suited or tile.is_honor):
+                    raise HandError(f"{label} {tile.code} is not a mahjong tile")
+                if tile.is_red_five and not red:
+                    raise HandError(
+                        f"{label} {tile.code}: red fives are not used unless red_fives is on"
+                    )
+        dora, ura = ctx.dora_indicators, ctx.ura_dora_indicators
+        if len(dora) > MAX_INDICATORS:
+            raise HandError(f"{len(dora)} dora_indicators: a table shows at most {MAX_INDICATORS}")
+        if ura and not ctx.events & RIICHI_EVENTS:
+            raise HandError("ura_dora_indicators are only turned over after riichi")
+        if len(ura) > len(dora):
+            raise HandError(
+                f"{len(ura)} ura_dora_indicators but {len(dora)} dora_indicators:"
+                " each 裏懸賞 lies under one 懸賞 indicator"
+            )
+        if dora or ura:
+            check_copies(hand.all_tiles + dora + ura)
+
+    def check_context(self, hand: Hand) -> None:
+        super().check_context(hand)
+        ctx = hand.context
+        events = ctx.events
+        if ctx.dealer is not None and ctx.dealer != (ctx.seat_wind == "E"):
+            raise HandError(
+                f"dealer {str(ctx.dealer).lower()} with seat_wind {ctx.seat_wind}:"
+                " in riichi the dealer is the East seat"
+            )
+        if ctx.dealer_streak:
+            raise HandError("dealer_streak is not used in riichi: give honba (本場) instead")
+        if ctx.players != 4:
+            raise HandError(f"riichi is scored for 4 players, got players {ctx.players}")
+        for label, count in (("honba", ctx.honba), ("riichi_sticks", ctx.riichi_sticks)):
+            if count < 0:
+                raise HandError(f"{label} {count} is negative")
+        opened = next((m for m in hand.melds if m.is_open), None)
+        if opened is not None:
+            for event in (Event.RIICHI, Event.DOUBLE_RIICHI, Event.IPPATSU):
+                if event in events:
+                    raise HandError(
+                        f"{event.value} needs a concealed hand, but {opened} is an open meld"
+                    )
+        if Event.IPPATSU in events and not events & RIICHI_EVENTS:
+            raise HandError("ippatsu (一發) needs riichi or double_riichi")
+        self._check_timing(hand)
+
+    def _check_timing(self, hand: Hand) -> None:
+        """Events that say how the tile came must agree with self_draw and with each other."""
+        ctx = hand.context
+        events = ctx.events
+        draw_only = (Event.LAST_TILE, Event.AFTER_KONG, *FIRST_DRAW_WINS)
+        for event in draw_only:
+            if event in events and not ctx.self_draw:
+                raise HandError(f"{event.value} is a self-drawn win: set self_draw")
+        for event in (Event.LAST_DISCARD, Event.ROBBING_KONG):
+            if event in events and ctx.self_draw:
+                raise HandError(f"{event.value} is a win on another player's tile, not self_draw")
+        for pair in (
+            (Event.LAST_TILE, Event.AFTER_KONG),
+            (Event.LAST_DISCARD, Event.ROBBING_KONG),
+            (Event.HEAVENLY_WIN, Event.EARTHLY_WIN),
+        ):
+            if set(pair) <= events:
+                raise HandError(f"{pair[0].value} and {pair[1].value} cannot both happen")
+        if Event.AFTER_KONG in events and not any(m.is_kong for m in hand.melds):
+            raise HandError("after_kong (嶺上開花) needs a kong among the melds")
+        first = events & FIRST_DRAW_WINS
+        if first:
+            if hand.melds:
+                raise HandError(f"{_names(first)} is won before any meld: {hand.melds[0]}")
+            if events & (RIICHI_EVENTS | {Event.IPPATSU}):
+                raise HandError(f"{_names(first)} is won before anyone can declare riichi")
+        if Event.HEAVENLY_WIN in events and not hand.context.is_dealer:
+            raise HandError("heavenly_win (天和) is the dealer's: seat_wind must be E")
+        if Event.EARTHLY_WIN in events and hand.context.is_dealer:
+            raise HandError("earthly_win (地和) is a non-dealer's: the dealer wins 天和")
+
+    def _check_nagashi(self, hand: Hand) -> None:
+        ctx = hand.context
+        if hand.concealed or hand.melds or hand.win_tile is not None:
+            raise HandError(
+                "nagashi_mangan (流局滿貫) is scored without tiles: leave out hand, win_tile, melds"
+            )
+        others = ctx.events - {Event.NAGASHI_MANGAN}
+        if others:
+            raise HandError(f"nagashi_mangan is a draw: it takes no other event ({_names(others)})")
+        if ctx.self_draw or ctx.discarder is not None:
+            raise HandError("nagashi_mangan is a draw: no self_draw and no discarder")
+        if ctx.dora_indicators or ctx.ura_dora_indicators:
+            raise HandError("nagashi_mangan is a fixed 滿貫: it takes no dora indicators")
+        self.check_context(hand)
+
+    def needs_tiles(self, events: frozenset[Event]) -> bool:
+        return Event.NAGASHI_MANGAN not in events
+
+    # --- scoring ------------------------------------------------------------------------------
+
+    def score(self, hand: Hand) -> ScoreResult:
+        if Event.NAGASHI_MANGAN in hand.context.events:
+            return self._nagashi(hand)
+        response = library_call(hand, self.allows_red_fives(hand)).run()
+        if response.error is not None:
+            return self._refused(response.error)
+        return self._result(hand, response)
+
+    def _refused(self, error: str) -> ScoreResult:
+        if error == HandCalculator.ERR_HAND_NOT_WINNING:
+            return self._not_winning(NOT_WINNING)
+        if error == HandCalculator.ERR_NO_YAKU:
+            return self._not_winning(NO_YAKU)
+        raise HandError(LIBRARY_ERRORS.get(error, f"the hand cannot be scored: {error}"))
+
+    def _result(self, hand: Hand, response: HandResponse) -> ScoreResult:
+        cost = response.cost
+        han = response.han
+        assert cost is not None and han is not None and response.yaku is not None
+        is_open = response.is_open_hand
+        items = []
+        for yaku in response.yaku:
+            row = YAKU_NAMES[yaku.yaku_id]
+            value = yaku.han_open if is_open and yaku.han_open else yaku.han_closed
+            items.append(ScoreItem(row.code, row.name, value, _why(row.detail, yaku, value)))
+        payout, payments = points(hand, cost, hand.context.self_draw)
+        fu = response.fu or None
+        extra: dict[str, Any] = {
+            "han": han,
+            "fu": fu,
+            "fu_details": _fu_details(response),
+            "limit": LIMITS[cost["yaku_level"]],
+            "points": payout,
+        }
+        return ScoreResult(
+            variant=self.name,
+            winning=True,
+            total=han,
+            unit=self.unit,
+            items=tuple(items),
+            payments=tuple(payments),
+            decomposition="",
+            extra=extra,
+        )
+
+    def _nagashi(self, hand: Hand) -> ScoreResult:
+        response = nagashi_call(hand).run()
+        cost = response.cost
+        assert cost is not None and response.han is not None
+        payout, payments = points(hand, cost, self_draw=True)
+        item = ScoreItem(
+            "nagashi_mangan",
+            YAKU_NAMES[10].name,
+            response.han,
+            "paid as a self-drawn 滿貫; a draw, so 本場 and 供託 are not paid",
+        )
+        return ScoreResult(
+            variant=self.name,
+            winning=True,
+            total=response.han,
+            unit=self.unit,
+            items=(item,),
+            payments=tuple(payments),
+            decomposition="",
+            extra={
+                "han": response.han,
+                "fu": None,
+                "fu_details": [],
+                "limit": "mangan",
+                "points": payout,
+            },
+        )
+
+    def _not_winning(self, reason: str) -> ScoreResult:
+        return ScoreResult(
+            variant=self.name,
+            winning=False,
+            total=0,
+            unit=self.unit,
+            items=(),
+            payments=(),
+            decomposition="",
+            extra={
+                "reason": reason,
+                "han": 0,
+                "fu": None,
+                "fu_details": [],
+                "limit": None,
+                "points": None,
+            },
+        )
+
+
+def _why(detail: str, yaku: Any, value: int) -> str:
+    if detail:
+        return detail
+    if yaku.is_yakuman:
+        return "役滿" if value == 13 else f"{value // 13}倍役滿"
+    if yaku.yaku_id >= 120:
+        return f"{value} 張"
+    if yaku.han_open and yaku.han_open < yaku.han_closed and value == yaku.han_open:
+        return "鳴牌 (open hand): one 翻 less"
+    return ""
+
+
+def _fu_details(response: HandResponse) -> list[dict[str, Any]]:
+    out = []
+    for detail in response.fu_details or ():
+        reason = detail["reason"]
+        fu = detail["fu"]
+        name = BASE_FU_NAMES.get(fu, FU_NAMES[reason]) if reason == "base" else FU_NAMES[reason]
+        out.append({"fu": fu, "reason": reason, "name": name})
+    return out

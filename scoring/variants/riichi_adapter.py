@@ -1,0 +1,153 @@
+"""Translate our hand model into a call of the ``mahjong`` library, and run it (rule text 004).
+
+The library scores riichi hands (yaku, 符, points); this module only speaks its language: tiles as
+136-format ids (four copies of each of the 34 kinds; copy 0 of a five is the red five), its
+``Meld`` objects, and a ``HandConfig`` holding 004's settings. The config is built fresh for every
+hand because the library writes into it while scoring (dora han, double-yakuman values), so a
+reused one would leak one hand into the next.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mahjong.constants import EAST, NORTH, SOUTH, WEST
+from mahjong.hand_calculating.hand import HandCalculator
+from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
+from mahjong.hand_calculating.hand_response import HandResponse
+from mahjong.meld import Meld as LibraryMeld
+
+from scoring.hand import Event, Hand, MeldType
+from scoring.tiles import Tile, index34
+
+WINDS = {"E": EAST, "S": SOUTH, "W": WEST, "N": NORTH}
+
+_FIVES = frozenset({4, 13, 22})
+"""The 34-format kinds 5m 5p 5s: their copy 0 is the red five in the library's 136 format."""
+
+_MELD_TYPES = {
+    MeldType.CHI: (LibraryMeld.CHI, True),
+    MeldType.PON: (LibraryMeld.PON, True),
+    MeldType.KONG: (LibraryMeld.KAN, True),
+    MeldType.ADDED_KONG: (LibraryMeld.SHOUMINKAN, True),
+    MeldType.CONCEALED_KONG: (LibraryMeld.KAN, False),
+}
+
+
+def make_options(red_fives: bool) -> OptionalRules:
+    """004's table settings, as the library names them.
+
+    一翻起胡 and 食斷 (kuitan) on; 赤懸賞 only with the table option; no 切り上げ滿貫 ("無…進位滿貫");
+    13+ 翻 counts as 役滿 (kazoe, capped at one); double yakuman on (雙役滿 rows); 平和自摸 20 符
+    (no 自摸 符 for 平和); an open hand with no 符 won on a discard gets 2 符 (30 in all).
+    """
+    return OptionalRules(
+        has_open_tanyao=True,
+        has_aka_dora=red_fives,
+        has_double_yakuman=True,
+        kazoe_limit=HandConstants.KAZOE_LIMITED,
+        kiriage=False,
+        fu_for_open_pinfu=True,
+        fu_for_pinfu_tsumo=False,
+        renhou_as_yakuman=False,
+    )
+
+
+def make_config(hand: Hand, red_fives: bool, *, with_bonus: bool = True) -> HandConfig:
+    """A fresh library config for one hand: how it was won, the winds, 本場 and 供託.
+
+    ``with_bonus`` False leaves out 本場 and 供託 (流局滿貫 is a draw: neither is paid).
+    """
+    ctx = hand.context
+    events = ctx.events
+    return HandConfig(
+        is_tsumo=ctx.self_draw,
+        is_riichi=Event.RIICHI in events,
+        is_ippatsu=Event.IPPATSU in events,
+        is_rinshan=Event.AFTER_KONG in events,
+        is_chankan=Event.ROBBING_KONG in events,
+        is_haitei=Event.LAST_TILE in events,
+        is_houtei=Event.LAST_DISCARD in events,
+        is_daburu_riichi=Event.DOUBLE_RIICHI in events,
+        is_nagashi_mangan=Event.NAGASHI_MANGAN in events,
+        is_tenhou=Event.HEAVENLY_WIN in events,
+        is_chiihou=Event.EARTHLY_WIN in events,
+        player_wind=WINDS[ctx.seat_wind],
+        round_wind=WINDS[ctx.round_wind],
+        tsumi_number=ctx.honba if with_bonus else 0,
+        kyoutaku_number=ctx.riichi_sticks if with_bonus else 0,
+        options=make_options(red_fives),
+    )
+
+
+@dataclass(frozen=True)
+class LibraryCall:
+    """The arguments of one ``HandCalculator.estimate_hand_value`` call."""
+
+    tiles: list[int]
+    win_tile: int
+    melds: list[LibraryMeld]
+    dora_indicators: list[int]
+    ura_dora_indicators: list[int]
+    config: HandConfig
+
+    def run(self) -> HandResponse:
+        return HandCalculator.estimate_hand_value(
+            self.tiles,
+            self.win_tile,
+            melds=self.melds,
+            dora_indicators=self.dora_indicators,
+            config=self.config,
+            ura_dora_indicators=self.ura_dora_indicators,
+        )
+
+
+def tile_id(tile: Tile, used: list[int]) -> int:
+    """The next free 136-format id of a tile; ``used`` counts the copies handed out per kind.
+
+    A red five is always copy 0 of its five (what the library counts as 赤); plain fives take
+    copies 1, 2, 3 first, so a red five and three plain ones never share an id.
+    """
+    kind = index34(tile)
+    if tile.number == 0:
+        return kind * 4
+    copy = used[kind]
+    used[kind] = copy + 1
+    if kind in _FIVES:
+        copy = (copy + 1) % 4
+    return kind * 4 + copy
+
+
+def indicator_id(tile: Tile) -> int:
+    """Indicators only name a kind for the library (it divides by 4); a red one is copy 0."""
+    return index34(tile) * 4
+
+
+def library_call(hand: Hand, red_fives: bool) -> LibraryCall:
+    """The library call that scores ``hand`` (a checked, winning-tile-bearing hand)."""
+    used = [0] * 34
+    tiles = [tile_id(t, used) for t in hand.concealed]
+    win = hand.win_tile
+    win_id = next(i for t, i in zip(hand.concealed, tiles, strict=True) if t == win)
+    melds: list[LibraryMeld] = []
+    for meld in hand.melds:
+        ids = sorted(tile_id(t, used) for t in meld.tiles)
+        kind, opened = _MELD_TYPES[meld.type]
+        melds.append(LibraryMeld(meld_type=kind, tiles=ids, opened=opened))
+        tiles += ids
+    ctx = hand.context
+    return LibraryCall(
+        tiles=tiles,
+        win_tile=win_id,
+        melds=melds,
+        dora_indicators=[indicator_id(t) for t in ctx.dora_indicators],
+        ura_dora_indicators=[indicator_id(t) for t in ctx.ura_dora_indicators],
+        config=make_config(hand, red_fives),
+    )
+
+
+def nagashi_call(hand: Hand) -> LibraryCall:
+    """流局滿貫: the library pays it as a self-drawn 滿貫 and looks at no tiles."""
+    config = make_config(hand, False, with_bonus=False)
+    config.is_tsumo = True
+    return LibraryCall([], 0, [], [], [], config)

@@ -1,0 +1,110 @@
+"""流局 (drawn hands) of xiangqi mahjong: when a hand is drawn, 聽 payments and 片甲不留."""
+
+import pytest
+
+from scoring.errors import HandError
+from scoring.hand import Meld, MeldType
+from scoring.notation import parse_tiles
+from scoring.variants.xiangqi_draws import (
+    clean_sweep_tai,
+    draw_payments,
+    is_ready,
+    is_soldier_run_draw,
+    is_wall_draw,
+)
+from scoring.variants.xiangqi_shapes import waits
+
+
+def paid(payments):
+    return [(p.payer, p.payee, p.amount) for p in payments]
+
+
+@pytest.mark.parametrize(("players", "drawn_at", "goes_on_at"), [(4, 2, 3), (3, 3, 4), (2, 4, 5)])
+def test_wall_draw_at_six_minus_players(players, drawn_at, goes_on_at):
+    assert is_wall_draw(drawn_at, players)
+    assert not is_wall_draw(goes_on_at, players)
+
+
+def test_four_soldiers_of_one_colour_in_a_row():
+    assert is_soldier_run_draw(parse_tiles("士卒卒卒卒"))
+    assert is_soldier_run_draw(parse_tiles("兵兵兵兵"))
+    # mixed colours, or a piece between them, is no run
+    assert not is_soldier_run_draw(parse_tiles("卒卒兵卒卒"))
+    assert not is_soldier_run_draw(parse_tiles("卒卒卒車卒"))
+
+
+def test_clean_sweep():
+    assert clean_sweep_tai(parse_tiles("兵兵兵兵兵")) == 6
+    assert clean_sweep_tai(parse_tiles("卒卒卒卒卒兵兵兵兵兵")) == 12
+    assert clean_sweep_tai(parse_tiles("卒卒卒卒兵")) == 0
+
+
+def test_ready_hands():
+    # 士象車 waiting on 帥 for 將帥, or 將士象 waiting on 車 for 車車
+    assert [t.name for t in waits(parse_tiles("士象車將"), ())] == ["車", "帥"]
+    assert is_ready(parse_tiles("將帥士士"))  # 兩對 waiting on 象
+    kong = Meld(MeldType.CONCEALED_KONG, parse_tiles("卒卒卒卒"))
+    assert [t.name for t in waits(parse_tiles("俥"), (kong,))] == ["俥"]
+    # 士象車 + 馬馬, or 五路聯軍 with 包
+    assert [t.name for t in waits(parse_tiles("士象車馬"), ())] == ["馬", "包"]
+    # 兵兵兵 + 將帥, or 兵卒襲將 with a fourth 兵
+    assert [t.name for t in waits(parse_tiles("將兵兵兵"), ())] == ["帥", "兵"]
+    assert not is_ready(parse_tiles("士馬兵卒"))
+    # a wait needs a copy left in the set: 將帥 held, 士士 waits on nothing but 象 (兩對)
+    assert [t.name for t in waits(parse_tiles("將帥士士"), ())] == ["象"]
+
+
+def test_ready_players_collect_from_the_others():
+    assert paid(draw_payments(4, dealer=1, ready={2, 4})) == [
+        ("seat 1", "seat 2", 250),
+        ("seat 3", "seat 2", 250),
+        ("seat 1", "seat 4", 250),
+        ("seat 3", "seat 4", 250),
+    ]
+    assert paid(draw_payments(4, dealer=1, ready={1, 2, 3, 4})) == []
+    assert paid(draw_payments(3, dealer=1, ready={2}, ready_payment=100)) == [
+        ("seat 1", "seat 2", 100),
+        ("seat 3", "seat 2", 100),
+    ]
+
+
+def test_no_ready_payments_after_a_soldier_run_draw():
+    assert draw_payments(4, dealer=1, ready={2}, wall_draw=False) == []
+
+
+def test_clean_sweep_is_a_six_tai_self_draw():
+    # seat 3 (not the dealer) discarded all five 兵: 6 台 = 3000; dealer ×2, others ×1
+    discards = {3: parse_tiles("兵兵兵車兵兵")}
+    assert paid(draw_payments(4, dealer=1, ready=(), discards=discards)) == [
+        ("seat 1", "seat 3", 6000),
+        ("seat 2", "seat 3", 3000),
+        ("seat 4", "seat 3", 3000),
+    ]
+
+
+def test_clean_sweep_by_the_dealer_with_both_colours_and_a_draw_before():
+    # 12 台 = 8000; dealer streak 1: 連莊 +125; each pays ×2 + 40 for one draw before
+    discards = {1: parse_tiles("兵兵兵兵兵卒卒卒卒卒")}
+    payments = draw_payments(
+        3, dealer=1, ready=(), discards=discards, dealer_streak=1, draws_in_a_row=1
+    )
+    assert paid(payments) == [("seat 2", "seat 1", 16290), ("seat 3", "seat 1", 16290)]
+
+
+def test_two_sweepers_both_collect():
+    discards = {2: parse_tiles("兵兵兵兵兵"), 3: parse_tiles("卒卒卒卒卒")}
+    payees = {p.payee for p in draw_payments(4, dealer=1, ready=(), discards=discards)}
+    assert payees == {"seat 2", "seat 3"}
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"players": 5, "dealer": 1, "ready": ()}, "players 5 is not 2, 3 or 4"),
+        ({"players": 3, "dealer": 4, "ready": ()}, "seat 4 is not one of 1-3"),
+        ({"players": 4, "dealer": 1, "ready": {0}}, "seat 0 is not one of 1-4"),
+    ],
+)
+def test_bad_draw_input(kwargs, message):
+    with pytest.raises(HandError, match=message):
+        draw_payments(**kwargs)

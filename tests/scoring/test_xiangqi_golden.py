@@ -1,0 +1,52 @@
+"""Xiangqi golden cases: each case of tests/scoring/golden/xiangqi.json is its own test.
+
+Every expected value was worked out by hand from rule text 003 and the readings in
+scoring/variants/xiangqi.py; the case's "why" says how.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scoring.hand_json import score_json
+from scoring.variants.xiangqi import TABLE
+
+CASES = json.loads((Path(__file__).parent / "golden" / "xiangqi.json").read_text("utf-8"))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_golden(case):
+    result = score_json({"variant": "xiangqi", **case["hand"]})
+    assert "error" not in result, result.get("error")
+    assert result["winning"] is case.get("winning", True), result.get("reason")
+    if not result["winning"]:
+        assert case["reason"] in result["reason"]
+        assert result["payments"] == []
+    if "items" in case:
+        items = {i["code"]: i["value"] for i in result["items"]}
+        assert items == case["items"], case["why"]
+        assert result["total"] == case["total"] == sum(items.values())
+    if "base_points" in case:
+        assert result["base_points"] == case["base_points"], case["why"]
+        assert result["base_points"] == sum(p["amount"] for p in result["points"])
+    if "payments" in case:
+        paid = [[p["payer"], p["payee"], p["amount"]] for p in result["payments"]]
+        assert paid == case["payments"], case["why"]
+
+
+def test_every_item_has_a_positive_case():
+    scored = set()
+    for case in CASES:
+        if case.get("winning", True):
+            scored |= set(case.get("items", {}))
+    assert {item.code for item in TABLE} - scored == set()
+
+
+def test_every_special_shape_has_a_case():
+    shapes = set()
+    for case in CASES:
+        result = score_json({"variant": "xiangqi", **case["hand"]})
+        if result.get("winning"):
+            shapes.add(result["shape"])
+    assert shapes >= {"面子+對子", "將帥領兵", "兵卒襲將", "五路聯軍", "兩對", "鐵支"}

@@ -1,0 +1,43 @@
+"""A known scene: a photo with painted tiles and the detector rows that "find" them."""
+
+import numpy as np
+
+from tests.vision.onnx_fixtures import detector_row, two_stage_models
+
+# A 400 x 200 photo into a 64 input: scale 0.16, 16 pixels of grey above and below.
+WIDTH, HEIGHT = 400, 200
+RGB = {"5m": (200, 30, 30), "3s": (30, 200, 30), "7z": (230, 230, 40), "2p": (20, 20, 200)}
+PIECE_RGB = {"1r": (40, 40, 180)}  # nearer to 2p's colour than to its own: masking must pick it
+NOT_A_TILE_RGB = (90, 60, 30)
+
+# name: (box in the photo, detector class, score, RGB painted there)
+SCENE = {
+    "man": ((25, 50, 75, 125), 0, 0.9, RGB["5m"]),
+    "man_twice": ((25, 50, 75, 131.25), 0, 0.6, None),  # a second box on the same tile
+    "sou_sideways": ((100, 50, 200, 100), 1, 0.85, RGB["3s"]),
+    "back": ((225, 50, 275, 125), 2, 0.8, None),
+    "piece": ((300, 50, 350, 100), 4, 0.95, RGB["2p"]),
+    "shadow": ((300, 125, 350, 175), 0, 0.7, NOT_A_TILE_RGB),
+    "unsure": ((100, 125, 150, 175), 0, 0.3, RGB["7z"]),
+    "noise": ((200, 125, 250, 175), 0, 0.1, RGB["5m"]),
+}
+
+
+def to_input(box):
+    return [v * 0.16 + (16 if i % 2 else 0) for i, v in enumerate(box)]
+
+
+def scene_photo():
+    photo = np.full((HEIGHT, WIDTH, 3), 114, np.uint8)
+    for box, _, _, rgb in SCENE.values():
+        if rgb is not None:
+            x1, y1, x2, y2 = (int(v) for v in box)
+            photo[y1:y2, x1:x2] = rgb[::-1]  # the photo is BGR
+    return photo
+
+
+def scene_models(folder):
+    """Models that read SCENE: fixed detector rows, a classifier keyed on the painted colours."""
+    rows = [detector_row(to_input(box), cls, score) for box, cls, score, _ in SCENE.values()]
+    colours = RGB | PIECE_RGB | {"not_a_tile": NOT_A_TILE_RGB}
+    return two_stage_models(folder, np.array(rows), colours)

@@ -1,0 +1,89 @@
+"""``tilescore detect`` as a user runs it: a real subprocess, several photos, one of them bad."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.onnx_fixtures import detector_row, two_stage_models
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def detect(*args, cwd=REPO):
+    env = os.environ | {"PYTHONPATH": str(REPO)}
+    return subprocess.run(
+        [sys.executable, "-m", "device.cli", "detect", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=60,
+    )
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory):
+    root = tmp_path_factory.mktemp("cli")
+    # 400 x 200 photos into a 64 input (scale 0.16, 16 px padding above and below).
+    rows = np.array(
+        [
+            detector_row([4, 24, 12, 36], 0, 0.9),  # photo box (25, 50, 75, 125)
+            detector_row([20, 24, 28, 36], 2, 0.8),  # (125, 50, 175, 125), face down
+        ]
+    )
+    models = two_stage_models(root / "models", rows, {"9p": (10, 200, 200)})
+    photo = np.full((200, 400, 3), 114, np.uint8)
+    photo[50:125, 25:75] = (200, 200, 10)  # BGR of 9p's colour
+    cv2.imwrite(str(root / "a.jpg"), photo)
+    cv2.imwrite(str(root / "b.png"), photo)
+    (root / "bad.jpg").write_bytes(b"\xff\xd8\xff\xe0 nothing more")
+    return root, models
+
+
+def test_json_for_several_photos_with_a_bad_one_among_them(setup):
+    root, models = setup
+    result = detect(root / "a.jpg", root / "bad.jpg", root / "b.png", "--json", "--models", models)
+    assert result.returncode == 1, result.stderr
+    readings = json.loads(result.stdout)
+    assert [Path(r["image"]).name for r in readings] == ["a.jpg", "bad.jpg", "b.png"]
+    assert "bad.jpg" in readings[1]["error"] and "tiles" not in readings[1]
+    for reading in (readings[0], readings[2]):
+        assert (reading["width"], reading["height"]) == (400, 200)
+        assert [(t["code"], t["face_down"]) for t in reading["tiles"]] == [
+            ("9p", False),
+            (None, True),
+        ]
+        assert reading["tiles"][0]["box"] == [25.0, 50.0, 75.0, 125.0]
+        assert {"code", "box", "confidence", "face_down", "rotated"} <= set(reading["tiles"][0])
+        assert {"decode", "detector", "crops", "classifier", "total"} <= set(reading["timing_ms"])
+
+
+def test_one_photo_gives_one_object_and_exit_0(setup):
+    root, models = setup
+    result = detect(root / "a.jpg", "--json", "--models", models, "--threads", "1")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["tiles"][0]["code"] == "9p"
+
+
+def test_human_table_and_annotated_copies(setup, tmp_path):
+    root, models = setup
+    result = detect(root / "a.jpg", root / "bad.jpg", "--models", models, "--annotate", tmp_path)
+    assert result.returncode == 1
+    assert "9p back" in result.stdout and "400x200, 2 tiles" in result.stdout
+    assert result.stderr.strip().startswith("error: ") and "bad.jpg" in result.stderr
+    annotated = cv2.imread(str(tmp_path / "a.annotated.jpg"))
+    assert annotated.shape == (200, 400, 3)
+    assert not (tmp_path / "bad.annotated.jpg").exists()
+
+
+def test_missing_models_is_one_line_and_exit_2(setup, tmp_path):
+    root, _ = setup
+    result = detect(root / "a.jpg", "--models", tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0 and "default.json is missing" in result.stderr

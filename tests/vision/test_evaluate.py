@@ -1,0 +1,135 @@
+"""Matching predictions to labels, the metrics worked out by hand, and ``tilescore evaluate``."""
+
+import json
+
+import cv2
+import pytest
+
+from device.cli import main
+from tests.vision.scene import scene_photo
+from vision.detection import Detection
+from vision.evaluate import EXTRA, MISSED, Evaluation, match_photo
+from vision.labels import LabelError, LabelledPhoto, LabelledTile, load_label
+
+
+def label(*tiles, ignored=()):
+    return LabelledPhoto(None, "p.jpg", 100, 100, tuple(tiles), tuple(ignored), None)
+
+
+def tile(code, x, face_down=False, rotated=False):
+    return LabelledTile(code, (x, 0, x + 10, 14), face_down, rotated)
+
+
+def seen(code, x, confidence=0.9, face_down=False, dy=0.0):
+    box = (x, dy, x + 10, 14 + dy)
+    return Detection(code, box, confidence, confidence, 1.0, face_down, False, False)
+
+
+def test_matching_and_every_metric():
+    truth = label(tile("1m", 0), tile("2m", 20), tile(None, 40, face_down=True), tile("3m", 60))
+    predictions = [
+        seen("1m", 1),  # right (IoU 0.82)
+        seen("5m", 20),  # found, read wrong
+        seen(None, 40, face_down=True),  # a back, right
+        seen("9m", 80),  # on nothing: extra
+        seen("3m", 60, dy=10),  # IoU 0.17 with 3m: a miss and an extra
+    ]
+    result = match_photo(truth, predictions)
+    assert result.pairs == ((0, 0), (1, 1), (2, 2))
+    assert result.missed == (3,) and result.extra == (3, 4)
+    assert result.right == 2 and not result.all_right
+    evaluation = Evaluation((result, match_photo(truth, [])))
+    assert evaluation.tile_accuracy == pytest.approx(2 / 8)
+    assert evaluation.photo_accuracy == 0
+    assert evaluation.detection_recall == pytest.approx(3 / 8)
+    assert evaluation.detection_precision == pytest.approx(3 / 5)
+    assert evaluation.reading_accuracy == pytest.approx(2 / 3)
+    confusion = evaluation.confusion()
+    assert confusion["2m", "5m"] == 1 and confusion["1m", "1m"] == 1
+    assert confusion["back", "back"] == 1 and confusion["3m", MISSED] == 2
+    assert confusion[EXTRA, "9m"] == 1 and confusion[EXTRA, "3m"] == 1
+    per_class = {c.name: c for c in evaluation.per_class()}
+    assert (per_class["3m"].labelled, per_class["3m"].predicted, per_class["3m"].right) == (2, 1, 0)
+    assert per_class["1m"].recall == 0.5 and per_class["1m"].precision == 1.0
+    assert per_class["5m"].precision == 0.0 and per_class["5m"].recall is None
+
+
+def test_each_label_is_matched_once_best_prediction_first():
+    result = match_photo(label(tile("1m", 0)), [seen("2m", 0, 0.5), seen("1m", 0, 0.9)])
+    assert result.pairs == ((0, 1),) and result.extra == (0,)
+
+
+def test_predictions_on_tiles_labelled_other_count_neither_way():
+    truth = label(tile("1m", 0), ignored=[(30, 0, 40, 14)])
+    result = match_photo(truth, [seen("1m", 0), seen("7z", 30)])
+    assert result.extra == () and result.all_right
+
+
+def test_a_photo_is_right_only_with_nothing_extra():
+    assert not match_photo(label(tile("1m", 0)), [seen("1m", 0), seen("2m", 50)]).all_right
+    assert match_photo(label(), []).all_right
+
+
+def test_label_files_are_checked(tmp_path):
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps({"image": "x.jpg", "tiles": [{"code": "5x", "box": [0, 0, 1, 1]}]}))
+    with pytest.raises(LabelError, match=r"x.json: unknown tile code '5x'"):
+        load_label(path)
+    path.write_text(json.dumps({"image": "x.jpg", "tiles": [{"code": "5m", "box": [5, 0, 1, 1]}]}))
+    with pytest.raises(LabelError, match=r"tile 1 has a bad box"):
+        load_label(path)
+    path.write_text("[")
+    with pytest.raises(LabelError, match=r"x.json: not valid JSON"):
+        load_label(path)
+    path.write_text(json.dumps({"image": "x.jpg", "tiles": [{"code": None, "box": [0, 0, 1, 1]}]}))
+    assert load_label(path).tiles[0].face_down
+
+
+def test_evaluate_command_on_the_known_scene(scene_models, tmp_path, capsys):
+    photos, labels, out = tmp_path / "photos", tmp_path / "labels", tmp_path / "out"
+    photos.mkdir()
+    labels.mkdir()
+    cv2.imwrite(str(photos / "good.png"), scene_photo())
+    cv2.imwrite(str(photos / "bad.png"), scene_photo())
+    good = [
+        {"code": "5m", "box": [25, 50, 75, 125], "face_down": False, "rotated": False},
+        {"code": "3s", "box": [100, 50, 200, 100], "face_down": False, "rotated": True},
+        {"code": None, "box": [225, 50, 275, 125], "face_down": True, "rotated": False},
+        {"code": "1r", "box": [300, 50, 350, 100], "face_down": False, "rotated": False},
+        {"code": "7z", "box": [100, 125, 150, 175], "face_down": False, "rotated": False},
+    ]
+    bad = [dict(t) for t in good]
+    bad[3]["code"] = "2r"  # the model says 1r
+    bad[4]["code"] = "other"  # ignored
+    for name, tiles in (("good", good), ("bad", bad)):
+        (labels / f"{name}.json").write_text(
+            json.dumps({"image": f"{name}.png", "width": 400, "height": 200, "tiles": tiles})
+        )
+    argv = ["evaluate", "--labels", str(labels), "--photos", str(photos)]
+    argv += ["--models", str(scene_models), "--out", str(out), "--json"]
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["labelled_tiles"] == 9
+    assert report["tile_accuracy"] == pytest.approx(8 / 9, abs=1e-4)
+    assert report["photo_accuracy"] == 0.5
+    assert report["per_class"]["2r"] == {
+        "labelled": 1,
+        "predicted": 0,
+        "right": 0,
+        "precision": None,
+        "recall": 0.0,
+    }
+    assert report["per_photo"][0]["wrong"] == [["2r", "1r"]]
+    assert cv2.imread(str(out / "confusion.png")).shape[0] > 100
+    assert (out / "annotated" / "good.jpg").exists()
+    saved = json.loads((out / "evaluation.json").read_text())
+    assert saved["tile_accuracy"] == report["tile_accuracy"]
+    assert main(argv[:-1]) == 0
+    assert "tile accuracy:" in capsys.readouterr().out
+
+
+def test_evaluate_with_a_missing_photo_is_one_error(scene_models, tmp_path, capsys):
+    (tmp_path / "x.json").write_text(json.dumps({"image": "x.jpg", "tiles": []}))
+    argv = ["evaluate", "--labels", str(tmp_path), "--photos", str(tmp_path)]
+    assert main([*argv, "--models", str(scene_models)]) == 2
+    assert "its photo 'x.jpg' is not in" in capsys.readouterr().err

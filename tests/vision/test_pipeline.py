@@ -1,0 +1,160 @@
+"""The whole pipeline on synthetic ONNX models whose answers are known exactly."""
+
+import json
+
+import numpy as np
+import pytest
+
+from tests.vision.onnx_fixtures import (
+    colour_classifier,
+    detector_row,
+    single_stage_models,
+    two_stage_models,
+    write_metadata,
+)
+from tests.vision.scene import HEIGHT, NOT_A_TILE_RGB, PIECE_RGB, RGB, WIDTH, scene_photo, to_input
+from vision.errors import ModelError
+from vision.pipeline import load_pipeline
+
+
+@pytest.fixture
+def models(scene_models):
+    return scene_models
+
+
+def by_box(reading):
+    return {tuple(round(v, 3) for v in tile.box): tile for tile in reading.tiles}
+
+
+def test_two_stage_reading_of_a_known_scene(models):
+    reading = load_pipeline(models).read(scene_photo())
+    tiles = by_box(reading)
+    assert set(tiles) == {
+        (25, 50, 75, 125),
+        (100, 50, 200, 100),
+        (225, 50, 275, 125),
+        (300, 50, 350, 100),
+        (100, 125, 150, 175),
+    }
+    man = tiles[(25, 50, 75, 125)]
+    assert (man.code, man.face_down, man.rotated, man.low_confidence) == ("5m", False, False, False)
+    assert man.detector_confidence == pytest.approx(0.9)
+    assert man.confidence == pytest.approx(0.9 * man.classifier_confidence)
+    sideways = tiles[(100, 50, 200, 100)]
+    assert (sideways.code, sideways.rotated) == ("3s", True)
+    back = tiles[(225, 50, 275, 125)]
+    assert (back.code, back.face_down) == (None, True)
+    assert tiles[(300, 50, 350, 100)].code == "1r"  # a piece box is read among pieces only
+    unsure = tiles[(100, 125, 150, 175)]
+    assert (unsure.code, unsure.low_confidence) == ("7z", True)
+
+
+def test_timings_cover_every_stage(models):
+    timing = load_pipeline(models).read(scene_photo()).timing_ms
+    assert {"letterbox", "detector", "nms", "crops", "classifier", "total"} <= set(timing)
+    assert timing["total"] >= timing["detector"]
+
+
+def test_reading_order_is_rows_then_left_to_right(models):
+    codes = [t.code for t in load_pipeline(models).read(scene_photo()).tiles]
+    assert codes == ["5m", "3s", None, "1r", "7z"]
+
+
+def test_boxes_are_clipped_to_the_photo(tmp_path):
+    rows = np.array(
+        [detector_row([-8, 10, 20, 40], 0, 0.9), detector_row([50, 30, 70, 50], 0, 0.9)]
+    )
+    folder = two_stage_models(tmp_path, rows, {"1m": (114, 114, 114)})
+    boxes = [t.box for t in load_pipeline(folder).read(scene_photo()).tiles]
+    for x1, y1, x2, y2 in boxes:
+        assert 0 <= x1 < x2 <= WIDTH and 0 <= y1 < y2 <= HEIGHT
+
+
+def test_an_empty_table_reads_no_tiles(tmp_path):
+    folder = two_stage_models(tmp_path, np.zeros((3, 9)), {"1m": (0, 0, 0)})
+    reading = load_pipeline(folder).read(scene_photo())
+    assert reading.tiles == ()
+
+
+def test_static_batch_classifier_is_run_one_crop_at_a_time(models, tmp_path):
+    static = tmp_path / "static"
+    static.mkdir()
+    for name in ("det.onnx", "det.json", "cls.json", "default.json"):
+        (static / name).write_bytes((models / name).read_bytes())
+    colour_classifier(
+        static / "cls.onnx", RGB | PIECE_RGB | {"not_a_tile": NOT_A_TILE_RGB}, batch=1
+    )
+    pipeline = load_pipeline(static)
+    assert not pipeline.classifier.dynamic_batch
+    codes = [t.code for t in pipeline.read(scene_photo()).tiles]
+    assert codes == ["5m", "3s", None, "1r", "7z"]
+
+
+def test_single_stage_detector_reads_codes_without_a_classifier(tmp_path):
+    rows = np.array(
+        [
+            detector_row(to_input((25, 50, 75, 125)), 1, 0.9, classes=3),
+            detector_row(to_input((100, 50, 150, 125)), 2, 0.4, classes=3),
+        ]
+    )
+    folder = single_stage_models(tmp_path, rows, ["1m", "2m", "9s"])
+    pipeline = load_pipeline(folder)
+    assert pipeline.classifier is None
+    tiles = pipeline.read(scene_photo()).tiles
+    assert [(t.code, t.low_confidence) for t in tiles] == [("2m", False), ("9s", True)]
+    assert tiles[0].box == pytest.approx((25, 50, 75, 125))
+
+
+def test_one_session_per_process(models):
+    assert load_pipeline(models) is load_pipeline(models)
+
+
+def test_missing_default_json(tmp_path):
+    with pytest.raises(ModelError, match=r"default.json is missing"):
+        load_pipeline(tmp_path)
+
+
+def test_missing_onnx_file(models, tmp_path):
+    (tmp_path / "det.json").write_text((models / "det.json").read_text())
+    (tmp_path / "default.json").write_text((models / "default.json").read_text())
+    with pytest.raises(ModelError, match=r"det.onnx.*is missing"):
+        load_pipeline(tmp_path)
+
+
+def test_class_count_must_match_the_output(models, tmp_path):
+    (tmp_path / "det.onnx").write_bytes((models / "det.onnx").read_bytes())
+    meta = json.loads((models / "det.json").read_text())
+    write_metadata(tmp_path, "det", "detect", 64, meta["classes"][:4])
+    with pytest.raises(ModelError, match=r"outputs 9 values per box .* lists 4 classes"):
+        load_pipeline(detector_meta=tmp_path / "det.json", classifier_meta=models / "cls.json")
+
+
+def test_input_size_must_match(models, tmp_path):
+    (tmp_path / "det.onnx").write_bytes((models / "det.onnx").read_bytes())
+    meta = json.loads((models / "det.json").read_text())
+    write_metadata(tmp_path, "det", "detect", 640, meta["classes"])
+    with pytest.raises(ModelError, match=r"takes 64x64 images but its metadata says 640x640"):
+        load_pipeline(detector_meta=tmp_path / "det.json", classifier_meta=models / "cls.json")
+
+
+def test_class_names_must_match_the_onnx(models, tmp_path):
+    (tmp_path / "det.onnx").write_bytes((models / "det.onnx").read_bytes())
+    meta = json.loads((models / "det.json").read_text())
+    classes = meta["classes"][::-1]
+    write_metadata(tmp_path, "det", "detect", 64, classes)
+    with pytest.raises(ModelError, match=r"do not belong together"):
+        load_pipeline(detector_meta=tmp_path / "det.json", classifier_meta=models / "cls.json")
+
+
+def test_a_broken_onnx_file(models, tmp_path):
+    (tmp_path / "det.onnx").write_bytes(b"not a model")
+    (tmp_path / "det.json").write_text((models / "det.json").read_text())
+    with pytest.raises(ModelError, match=r"cannot be loaded") as error:
+        load_pipeline(detector_meta=tmp_path / "det.json", classifier_meta=models / "cls.json")
+    assert "\n" not in str(error.value)
+
+
+def test_metadata_that_is_not_json(tmp_path):
+    (tmp_path / "det.json").write_text("{")
+    with pytest.raises(ModelError, match=r"not valid JSON"):
+        load_pipeline(detector_meta=tmp_path / "det.json")

@@ -1,0 +1,119 @@
+"""``tilescore evaluate --labels DIR --photos DIR``: how well a model set reads labelled photos."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from scoring.errors import TilescoreError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from vision.detection import Detection
+    from vision.evaluate import Evaluation
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--labels", type=Path, required=True, metavar="DIR", help="label JSON files, one a photo"
+    )
+    parser.add_argument("--photos", type=Path, required=True, metavar="DIR", help="the photos")
+    parser.add_argument(
+        "--models", type=Path, default=Path("models"), metavar="DIR", help="model folder"
+    )
+    parser.add_argument(
+        "--threads", type=int, default=None, metavar="N", help="onnxruntime threads"
+    )
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="write evaluation.json, confusion.png and annotated photos here",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.evaluate import Evaluation, match_photo
+    from vision.images import load_image
+    from vision.labels import find_photo, load_labels
+    from vision.pipeline import load_pipeline
+
+    labels = load_labels(args.labels)
+    if not args.photos.is_dir():
+        raise TilescoreError(f"{args.photos}: no such photos folder")
+    pipeline = load_pipeline(args.models, threads=args.threads)
+    results = []
+    for number, label in enumerate(labels, 1):
+        photo = find_photo(label, args.photos)
+        start = time.perf_counter()
+        image = load_image(photo)
+        decode_ms = round((time.perf_counter() - start) * 1000, 2)
+        reading = pipeline.read(image)
+        timing = {"decode": decode_ms, **reading.timing_ms}
+        timing["total"] = round(decode_ms + reading.timing_ms["total"], 2)
+        results.append(match_photo(label, reading.tiles, timing))
+        if args.out is not None:
+            _annotate(image, reading.tiles, args.out / "annotated" / f"{photo.stem}.jpg")
+        if not args.json:
+            print(f"\r{number}/{len(labels)} {photo.name}", end="", file=sys.stderr, flush=True)
+    if not args.json:
+        print(file=sys.stderr)
+    evaluation = Evaluation(tuple(results), tuple(m.name for m in pipeline.models))
+    report = evaluation.to_json()
+    if args.out is not None:
+        from vision.confusion_plot import save_confusion
+
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "evaluation.json").write_text(json.dumps(report, indent=2) + "\n")
+        title = f"{' + '.join(evaluation.models)}: tile accuracy {evaluation.tile_accuracy:.1%}"
+        save_confusion(evaluation.confusion(), args.out / "confusion.png", title)
+    print(json.dumps(report, ensure_ascii=False) if args.json else format_report(evaluation))
+    return 0
+
+
+def _annotate(image: np.ndarray, tiles: Sequence[Detection], target: Path) -> None:
+    import cv2
+
+    from vision.annotate import annotate
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(target), annotate(image, tiles))
+
+
+def format_report(evaluation: Evaluation) -> str:
+    """The summary first, then one line per class, then the photos that were not all right."""
+    lines = [
+        f"models: {' + '.join(evaluation.models)}",
+        f"photos: {len(evaluation.photos)}, labelled tiles: {evaluation.labelled_tiles}",
+        f"tile accuracy:        {evaluation.tile_accuracy:7.1%}   (found and read right)",
+        f"photo accuracy:       {evaluation.photo_accuracy:7.1%}   (every tile right, nothing extra)",
+        f"detection recall:     {evaluation.detection_recall:7.1%}",
+        f"detection precision:  {evaluation.detection_precision:7.1%}",
+        f"reading accuracy:     {evaluation.reading_accuracy:7.1%}   (of the tiles found)",
+        f"rotation accuracy:    {evaluation.rotation_accuracy:7.1%}",
+        "mean ms: " + ", ".join(f"{k} {v:.0f}" for k, v in evaluation.mean_ms().items()),
+        "",
+        f"{'class':<8}{'labelled':>9}{'read':>7}{'right':>7}{'precision':>11}{'recall':>8}",
+    ]
+    for c in evaluation.per_class():
+        precision = "-" if c.precision is None else f"{c.precision:.2f}"
+        recall = "-" if c.recall is None else f"{c.recall:.2f}"
+        lines.append(
+            f"{c.name:<8}{c.labelled:>9}{c.predicted:>7}{c.right:>7}{precision:>11}{recall:>8}"
+        )
+    wrong = [p for p in evaluation.photos if not p.all_right]
+    if wrong:
+        lines += ["", "photos not read perfectly:"]
+        for p in wrong:
+            lines.append(
+                f"  {p.image}: {p.right}/{len(p.labels)} right, {len(p.missed)} missed, "
+                f"{len(p.extra)} extra"
+            )
+    return "\n".join(lines)

@@ -1,0 +1,133 @@
+"""Which group is what: the concealed row, the winning tile, the melds, and which way the hand reads.
+
+The layout players are asked for (docs/layout.md) says: concealed tiles in one row, the winning
+tile a little apart at its right end, melds further right or in a row in front. The photo may be
+upside down, so "right" is worked out from the layout, strongest sign first:
+
+1. a lone tile at exactly one end of the concealed row is the winning tile: that end is right;
+2. more groups on one side of the concealed row: melds lie on the right;
+3. another row of groups: it lies in front (toward the player), which fixes right by handedness;
+4. otherwise the photo is taken to be upright (right is rightward in the image).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from vision.layout import problems
+from vision.layout.geometry import Frame
+from vision.layout.melds import type_meld
+from vision.layout.problems import Problem
+from vision.layout.rows import Run
+from vision.layout.tiles import LayoutTile
+
+
+@dataclass(frozen=True)
+class Assignment:
+    frame: Frame
+    concealed: tuple[LayoutTile, ...]
+    win: LayoutTile | None
+    meld_runs: tuple[Run, ...]
+    loose: tuple[LayoutTile, ...]
+    """Lone tiles away from the concealed row: the fourth tile of an added kong, or strays."""
+    problems: tuple[Problem, ...] = field(default=())
+
+
+def is_meld_like(run: Run) -> bool:
+    return len(run) in (3, 4) and type_meld(run.tiles).type is not None
+
+
+def is_single(run: Run) -> bool:
+    return len(run) == 1 and not run.tiles[0].face_down
+
+
+def pick_concealed(runs: Sequence[Run]) -> Run:
+    """The longest group that is not itself a meld (a hand of melds still has a concealed pair)."""
+    readable = [r for r in runs if any(not t.face_down for t in r.tiles)] or list(runs)
+    return max(readable, key=lambda r: (not is_meld_like(r), len(r), -r.front, -r.along))
+
+
+def _flip_needed(
+    before: Sequence[Run], after: Sequence[Run], others: Sequence[Run], front: float
+) -> bool:
+    single_before = bool(before) and is_single(before[-1])
+    single_after = bool(after) and is_single(after[0])
+    if single_before != single_after:
+        return single_before
+    if len(before) != len(after):
+        return len(before) > len(after)
+    melds = [r for r in others if len(r) >= 2]
+    if melds:
+        return sum(r.front for r in melds) / len(melds) < front
+    return False
+
+
+def _extendable(run: Run) -> bool:
+    # A piece of the concealed row cut off by a gap: players often leave one between suits. A
+    # lone tile is not, as it may be the winning tile, nor is a group that makes a meld.
+    return len(run) >= 2 and not is_meld_like(run)
+
+
+def _reverse(run: Run) -> Run:
+    return replace(run, tiles=tuple(reversed(run.tiles)), along=-run.along, front=-run.front)
+
+
+def assign(rows: Sequence[Sequence[Run]], frame: Frame) -> Assignment:
+    """Roles for every group of every row (rows hold runs in order along ``frame``)."""
+    found: list[Problem] = []
+    runs = [r for row in rows for r in row]
+    concealed = pick_concealed(runs)
+    row_index = next(i for i, row in enumerate(rows) if concealed in row)
+    row = list(rows[row_index])
+    lo = hi = row.index(concealed)
+    while lo > 0 and _extendable(row[lo - 1]):
+        lo -= 1
+    while hi + 1 < len(row) and _extendable(row[hi + 1]):
+        hi += 1
+    others = [r for i, rw in enumerate(rows) if i != row_index for r in rw]
+    if _flip_needed(row[:lo], row[hi + 1 :], others, concealed.front):
+        frame = frame.flipped()
+        row = [_reverse(r) for r in reversed(row)]
+        lo, hi = len(row) - 1 - hi, len(row) - 1 - lo
+        others = [_reverse(r) for r in others]
+    before, after = row[:lo], row[hi + 1 :]
+    segment = row[lo : hi + 1]
+    concealed = max(segment, key=len)
+    hand = [t for run in segment for t in run.tiles]
+    for run in segment:
+        if run is not concealed:
+            found.append(problems.split_row(run.tiles))
+    backs = [t for t in hand if t.face_down]
+    if backs:
+        found.append(problems.face_down(backs))
+        hand = [t for t in hand if not t.face_down]
+
+    win = None
+    if after and is_single(after[0]):
+        win = after[0].tiles[0]
+        after = after[1:]
+    elif hand:
+        win = hand[-1]
+        found.append(problems.win_not_apart(win))
+    else:
+        found.append(problems.no_win_tile())
+    if win is not None and win not in hand:
+        hand.append(win)
+
+    loose: list[LayoutTile] = []
+    meld_runs: list[Run] = []
+    for run in list(before) + list(after) + others:
+        if len(run) == 1:
+            loose.append(run.tiles[0])
+        else:
+            meld_runs.append(run)
+    # Reading order: the hand's own row first, then the rows in front, each along its row.
+    fronts: dict[int, list[float]] = {}
+    for run in meld_runs:
+        fronts.setdefault(run.row, []).append(run.front)
+    row_front = {k: sum(v) / len(v) for k, v in fronts.items()}
+    row_front[concealed.row] = -math.inf
+    meld_runs.sort(key=lambda r: (row_front[r.row], r.along))
+    return Assignment(frame, tuple(hand), win, tuple(meld_runs), tuple(loose), tuple(found))

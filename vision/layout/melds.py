@@ -1,0 +1,115 @@
+"""What kind of meld a group of tiles shows: chi, pon, kong, added kong, concealed kong."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import product
+
+from scoring.errors import TilescoreError
+from scoring.tiles import Tile, tile_from_code
+from vision.layout.tiles import LayoutTile
+
+
+@dataclass(frozen=True)
+class MeldGuess:
+    """A typed group: ``type`` is None when the tiles make no meld."""
+
+    type: str | None
+    codes: tuple[str, ...]
+    substituted: tuple[tuple[str, str], ...] = ()
+    """(read, used) pairs where a doubtful tile's second reading made the meld whole."""
+
+
+def _tile(code: str) -> Tile | None:
+    try:
+        return tile_from_code(code)
+    except TilescoreError:
+        return None
+
+
+def is_sequence(tiles: Sequence[Tile]) -> bool:
+    """Three of one suit in a row (mahjong), or three different pieces of one colour (xiangqi:
+    the variant decides which three make a set)."""
+    if len(tiles) != 3 or len({t.suit for t in tiles}) != 1:
+        return False
+    if all(t.is_suited for t in tiles):
+        ranks = sorted(t.rank for t in tiles)
+        return ranks == [ranks[0], ranks[0] + 1, ranks[0] + 2]
+    return all(t.is_piece for t in tiles) and len({t.number for t in tiles}) == 3
+
+
+def _alike(tiles: Sequence[Tile]) -> bool:
+    return len({t.plain for t in tiles}) == 1
+
+
+def type_face_up(codes: Sequence[str], stacked: bool = False) -> str | None:
+    tiles = [_tile(c) for c in codes]
+    if any(t is None for t in tiles):
+        return None
+    known = [t for t in tiles if t is not None]
+    if len(known) == 3:
+        if _alike(known):
+            return "pon"
+        return "chi" if is_sequence(known) else None
+    if len(known) == 4 and _alike(known):
+        return "added_kong" if stacked else "kong"
+    return None
+
+
+def _readings(tile: LayoutTile) -> list[str]:
+    options = [tile.code] if tile.code else []
+    if tile.low_confidence:
+        options += [a for a in tile.alternatives if a not in options]
+    return options
+
+
+def type_meld(tiles: Sequence[LayoutTile], stacked: bool = False) -> MeldGuess:
+    """The meld these tiles (in row order, plus a stacked fourth if ``stacked``) show.
+
+    A concealed kong lies back, face, face, back. A doubtful tile may be read as its second
+    guess when that, and only that, makes a meld ("7s 8s 8s?" with 9s as runner-up is a chi).
+    """
+    backs = [t.face_down for t in tiles]
+    if len(tiles) == 4 and backs == [True, False, False, True]:
+        middle = [tiles[1].code or "", tiles[2].code or ""]
+        faces = [_tile(c) for c in middle]
+        if all(faces) and _alike([f for f in faces if f is not None]):
+            # The backs hide their faces; they are the plain tile (a red five would show).
+            plain = next(f for f in faces if f is not None).plain.code
+            return MeldGuess("concealed_kong", (plain, middle[0], middle[1], plain))
+        return MeldGuess(None, tuple(middle))
+    if any(backs):
+        return MeldGuess(None, tuple(t.label for t in tiles))
+    codes = tuple(t.code or "?" for t in tiles)
+    kind = type_face_up(codes, stacked)
+    if kind is not None:
+        return MeldGuess(kind, codes)
+    # Try the runner-up readings of doubtful tiles, fewest changes first.
+    for combo in sorted(product(*[_readings(t) for t in tiles]), key=lambda c: _changes(codes, c)):
+        kind = type_face_up(combo, stacked)
+        if kind is not None:
+            swaps = tuple((a, b) for a, b in zip(codes, combo, strict=True) if a != b)
+            return MeldGuess(kind, tuple(combo), swaps)
+    return MeldGuess(None, codes)
+
+
+def _changes(a: Sequence[str], b: Sequence[str]) -> int:
+    return sum(x != y for x, y in zip(a, b, strict=True))
+
+
+SEATS = ("E", "S", "W", "N")
+
+
+def claimed_from(tiles: Sequence[LayoutTile], seat: str | None) -> str | None:
+    """The seat a claimed tile came from, by where the sideways tile lies (riichi custom):
+    left end = the player on the left (who plays just before), middle = across, right end =
+    the player on the right. None when the winner's seat is unknown or no tile lies sideways."""
+    if seat not in SEATS:
+        return None
+    sideways = [i for i, t in enumerate(tiles) if t.rotated]
+    if len(sideways) != 1:
+        return None
+    position = sideways[0]
+    steps = 3 if position == 0 else 1 if position == len(tiles) - 1 else 2
+    return SEATS[(SEATS.index(seat) + steps) % 4]

@@ -1,0 +1,109 @@
+"""Problems a person at the table can fix, each a short sentence plus the tiles it is about."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from vision.layout.tiles import LayoutTile
+
+
+@dataclass(frozen=True)
+class Problem:
+    kind: str
+    """A stable name for tests and the app: no_tiles, overlap, low_confidence, stray, face_down,
+    win_not_apart, no_win_tile, split_row, bad_meld, short_meld, count."""
+    message: str
+    tiles: tuple[int, ...] = ()
+    """Indices into the detections, for the display to point at."""
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _labels(tiles: Sequence[LayoutTile]) -> str:
+    return " ".join(t.label for t in tiles)
+
+
+def no_tiles() -> Problem:
+    return Problem("no_tiles", "no tiles found in the photo")
+
+
+def overlap(kept: LayoutTile, lifted: LayoutTile) -> Problem:
+    return Problem(
+        "overlap",
+        f"two tiles overlap: {kept.label} and {lifted.label}; {lifted.label} ignored",
+        (kept.index, lifted.index),
+    )
+
+
+def low_confidence(tile: LayoutTile) -> Problem:
+    options = [tile.label] + [a for a in tile.alternatives[:1] if a != tile.label]
+    return Problem("low_confidence", f"low confidence: {' or '.join(options)}?", (tile.index,))
+
+
+def substituted(tile: LayoutTile, used: str, kind: str) -> Problem:
+    return Problem(
+        "low_confidence",
+        f"low confidence: {tile.label} read as {used} to make a {kind}",
+        (tile.index,),
+    )
+
+
+def stray(tile: LayoutTile) -> Problem:
+    return Problem(
+        "stray", f"tile {tile.label} lies apart from the hand: not counted", (tile.index,)
+    )
+
+
+def unreadable(tile: LayoutTile) -> Problem:
+    return Problem("unreadable", f"unknown tile code {tile.code!r}: not counted", (tile.index,))
+
+
+def face_down(tiles: Sequence[LayoutTile]) -> Problem:
+    return Problem(
+        "face_down",
+        f"{len(tiles)} face-down tile(s) outside a concealed kong: turn them face up",
+        tuple(t.index for t in tiles),
+    )
+
+
+def win_not_apart(tile: LayoutTile) -> Problem:
+    return Problem(
+        "win_not_apart",
+        f"winning tile not set apart: last tile used ({tile.label})",
+        (tile.index,),
+    )
+
+
+def no_win_tile() -> Problem:
+    return Problem("no_win_tile", "no winning tile found")
+
+
+def split_row(tiles: Sequence[LayoutTile]) -> Problem:
+    return Problem(
+        "split_row",
+        f"gap inside the concealed row before {tiles[-1].label}: read as one row",
+        tuple(t.index for t in tiles),
+    )
+
+
+def short_meld(tiles: Sequence[LayoutTile]) -> Problem:
+    return Problem(
+        "short_meld",
+        f"meld of {len(tiles)} tile{'s' if len(tiles) > 1 else ''} ({_labels(tiles)}): not counted",
+        tuple(t.index for t in tiles),
+    )
+
+
+def bad_meld(tiles: Sequence[LayoutTile]) -> Problem:
+    return Problem(
+        "bad_meld",
+        f"group {_labels(tiles)} is no chi, pon or kong",
+        tuple(t.index for t in tiles),
+    )
+
+
+def count(expected: int, found: int, has_kong: bool) -> Problem:
+    note = " (a kong counts as 3)" if has_kong else ""
+    return Problem("count", f"{expected} tiles expected, {found} found{note}")

@@ -1,0 +1,74 @@
+"""The result of reconstruction, in the notation of ``tilescore score --json`` input."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.errors import TilescoreError
+from scoring.notation import format_tiles
+from scoring.tiles import tile_from_code
+from vision.layout.problems import Problem
+
+
+def compact(codes: Sequence[str]) -> str:
+    """Codes in compact notation (``"123m55z"``); anything unparsable is left out."""
+    tiles = []
+    for code in codes:
+        try:
+            tiles.append(tile_from_code(code))
+        except TilescoreError:
+            continue
+    return format_tiles(tiles)
+
+
+@dataclass(frozen=True)
+class MeldReading:
+    type: str
+    tiles: tuple[str, ...]
+    claimed_from: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type, "tiles": compact(self.tiles)}
+        if self.claimed_from is not None:
+            out["from"] = self.claimed_from
+        return out
+
+    def __str__(self) -> str:
+        return f"{self.type}:{compact(self.tiles)}"
+
+
+@dataclass(frozen=True)
+class Group:
+    """Tiles that belong together on the table, for the display: role is concealed, win, meld,
+    flowers or ignored."""
+
+    role: str
+    tiles: tuple[int, ...]
+    label: str
+
+
+@dataclass(frozen=True)
+class Reading:
+    hand: tuple[str, ...]
+    """Concealed tiles, the winning tile included."""
+    win_tile: str | None
+    melds: tuple[MeldReading, ...]
+    flowers: tuple[str, ...]
+    problems: tuple[Problem, ...]
+    groups: tuple[Group, ...] = ()
+    direction: tuple[float, float] = (1.0, 0.0)
+    """The way the hand reads in the photo (unit vector in image pixels)."""
+
+    def hand_json(self) -> dict[str, Any]:
+        """Just the keys ``tilescore score --json`` accepts."""
+        return {
+            "hand": compact(self.hand),
+            "win_tile": self.win_tile,
+            "melds": [m.to_json() for m in self.melds],
+            "flowers": compact(self.flowers),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.hand_json(), "problems": [p.message for p in self.problems]}

@@ -1,0 +1,209 @@
+"""Detections in, a hand out: the steps of reconstruction in order, each in its own module."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from vision.layout import problems
+from vision.layout.assign import Assignment, assign
+from vision.layout.geometry import Frame, measure
+from vision.layout.melds import MeldGuess, claimed_from, type_meld
+from vision.layout.overlaps import Overlap, find_overlaps
+from vision.layout.problems import Problem
+from vision.layout.reading import Group, MeldReading, Reading, compact
+from vision.layout.rows import Run, chain_rows, split_groups
+from vision.layout.sizes import expected_size
+from vision.layout.tiles import LayoutTile, TileLike, from_detections
+
+ATTACH = 1.6
+"""A lone tile this close (pitches) to a pon of its kind was added to it: an added kong."""
+
+
+def reconstruct(
+    detections: Iterable[TileLike | Mapping[str, Any] | LayoutTile],
+    variant: str | None = None,
+    seat: str | None = None,
+) -> Reading:
+    """The best reading of a laid-down hand, with the problems found on the way; never raises
+    for a strange layout. ``seat`` (the winner's wind) lets claimed melds name their source."""
+    items = list(detections)
+    tiles = items if all(isinstance(t, LayoutTile) for t in items) else from_detections(items)
+    found: list[Problem] = []
+    unreadable = [t for t in tiles if not t.face_down and t.tile is None]
+    found += [problems.unreadable(t) for t in unreadable]
+    tiles = [t for t in tiles if t not in unreadable]
+    flowers = [t for t in tiles if t.is_flower]
+    rest = [t for t in tiles if not t.is_flower]
+    if not rest:
+        found.append(problems.no_tiles())
+        return _finish((), None, [], flowers, found, [], (1.0, 0.0), variant)
+
+    frame = measure(rest)
+    flat, overlaps = find_overlaps(rest, frame)
+    frame = measure(flat)
+    rows = [split_groups(row, frame, i) for i, row in enumerate(chain_rows(flat, frame))]
+    assignment = assign(rows, frame)
+    found += assignment.problems
+
+    stacked, loose_problems = _attach(assignment, overlaps)
+    melds, groups, meld_problems = _type_melds(assignment, stacked, seat)
+    found += meld_problems + loose_problems
+
+    hand = [t.code or "" for t in assignment.concealed]
+    win = assignment.win.code if assignment.win is not None else None
+    groups = [
+        Group(
+            "concealed",
+            tuple(t.index for t in assignment.concealed if t is not assignment.win),
+            "hand",
+        ),
+        *([Group("win", (assignment.win.index,), f"win {win}")] if assignment.win else []),
+        *groups,
+    ]
+    used = list(assignment.concealed) + [t for m in melds for t in m[1]] + flowers
+    changed = {i for p in found if p.kind == "low_confidence" for i in p.tiles}
+    found += [
+        problems.low_confidence(t) for t in used if t.low_confidence and t.index not in changed
+    ]
+    return _finish(
+        tuple(hand),
+        win,
+        [m[0] for m in melds],
+        flowers,
+        found,
+        groups,
+        assignment.frame.along,
+        variant,
+    )
+
+
+def _attach(
+    assignment: Assignment, overlaps: Sequence[Overlap]
+) -> tuple[dict[int, LayoutTile], list[Problem]]:
+    """Lone or lifted tiles that complete a pon into an added kong (keyed by the pon's position
+    in ``meld_runs``); every other one is reported."""
+    frame = assignment.frame
+    stacked: dict[int, LayoutTile] = {}
+    found: list[Problem] = []
+    lifted = {o.lifted.index: o for o in overlaps}
+    for tile in list(assignment.loose) + [o.lifted for o in overlaps]:
+        target = _pon_near(tile, assignment.meld_runs, frame, stacked)
+        if target is not None:
+            stacked[target] = tile
+        elif tile.index in lifted:
+            found.append(problems.overlap(lifted[tile.index].kept, tile))
+        elif tile.face_down:
+            found.append(problems.face_down([tile]))
+        else:
+            found.append(problems.stray(tile))
+    return stacked, found
+
+
+def _pon_near(
+    tile: LayoutTile, runs: Sequence[Run], frame: Frame, taken: Mapping[int, LayoutTile]
+) -> int | None:
+    kind = tile.tile
+    if kind is None:
+        return None
+    for i, run in enumerate(runs):
+        if i in taken or len(run) != 3 or type_meld(run.tiles).type != "pon":
+            continue
+        if run.tiles[0].tile is None or run.tiles[0].tile.plain != kind.plain:  # type: ignore[union-attr]
+            continue
+        (x, y) = tile.centre
+        near = min(math.hypot(x - t.centre[0], y - t.centre[1]) for t in run.tiles)
+        if near <= ATTACH * frame.scale(tile):
+            return i
+    return None
+
+
+def _type_melds(
+    assignment: Assignment, stacked: Mapping[int, LayoutTile], seat: str | None
+) -> tuple[list[tuple[MeldReading, tuple[LayoutTile, ...]]], list[Group], list[Problem]]:
+    melds: list[tuple[MeldReading, tuple[LayoutTile, ...]]] = []
+    groups: list[Group] = []
+    found: list[Problem] = []
+    for i, run in enumerate(assignment.meld_runs):
+        extra = stacked.get(i)
+        tiles = run.tiles + ((extra,) if extra is not None else ())
+        if len(tiles) < 3:
+            found.append(problems.short_meld(tiles))
+            groups.append(Group("ignored", tuple(t.index for t in tiles), "?"))
+            continue
+        parts = _split(run.tiles, extra)
+        if parts is None:
+            found.append(problems.bad_meld(tiles))
+            groups.append(Group("ignored", tuple(t.index for t in tiles), "?"))
+            continue
+        for part, guess in parts:
+            assert guess.type is not None
+            # The claimed tile is the sideways one lying in the row, not one stacked on it.
+            in_row = part if extra is None else run.tiles
+            reading = MeldReading(guess.type, guess.codes, claimed_from(in_row, seat))
+            melds.append((reading, part))
+            groups.append(Group("meld", tuple(t.index for t in part), str(reading)))
+            for tile in part:
+                swap = next((u for r, u in guess.substituted if r == tile.code), None)
+                if swap is not None and tile.low_confidence:
+                    found.append(problems.substituted(tile, swap, guess.type))
+    return melds, groups, found
+
+
+def _split(
+    tiles: tuple[LayoutTile, ...], extra: LayoutTile | None
+) -> list[tuple[tuple[LayoutTile, ...], MeldGuess]] | None:
+    """One meld, or (for a long group of melds laid without gaps) consecutive melds of 3 or 4."""
+    if extra is not None:
+        guess = type_meld(tiles + (extra,), stacked=True)
+        return [(tiles + (extra,), guess)] if guess.type else None
+    if len(tiles) in (3, 4):
+        guess = type_meld(tiles)
+        if guess.type:
+            return [(tiles, guess)]
+    for size in (3, 4):
+        if len(tiles) > size:
+            head = type_meld(tiles[:size])
+            rest = _split(tiles[size:], None) if head.type else None
+            if rest is not None:
+                return [(tiles[:size], head), *rest]
+    return None
+
+
+def _finish(
+    hand: tuple[str, ...],
+    win: str | None,
+    melds: list[MeldReading],
+    flowers: Sequence[LayoutTile],
+    found: list[Problem],
+    groups: list[Group],
+    direction: tuple[float, float],
+    variant: str | None,
+) -> Reading:
+    if flowers:
+        groups = [*groups, Group("flowers", tuple(t.index for t in flowers), "flowers")]
+    expected = expected_size(variant, hand)
+    size = len(hand) + 3 * len(melds)
+    if expected is not None and size != expected and hand:
+        found.append(problems.count(expected, size, any("kong" in m.type for m in melds)))
+    return Reading(
+        hand=hand,
+        win_tile=win,
+        melds=tuple(melds),
+        flowers=tuple(t.code or "" for t in flowers),
+        problems=tuple(found),
+        groups=tuple(groups),
+        direction=direction,
+    )
+
+
+def reconstruct_json(
+    photo: Mapping[str, Any], variant: str | None = None, seat: str | None = None
+) -> dict[str, Any]:
+    """``tilescore detect --json`` output for one photo in, hand JSON plus ``problems`` out."""
+    tiles = photo.get("tiles") or []
+    return reconstruct(tiles if isinstance(tiles, list) else [], variant, seat).to_json()
+
+
+__all__ = ["compact", "reconstruct", "reconstruct_json"]

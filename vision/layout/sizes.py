@@ -1,0 +1,35 @@
+"""How many tiles a winning hand of each variant has (each meld counted as three)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from scoring.errors import TilescoreError
+from scoring.tiles import tile_from_code
+
+# Used when a variant module is not installed; the variant's own ``hand_size`` wins otherwise.
+FALLBACK = {"taiwan": 17, "riichi": 14, "mingjiang": 14, "xiangqi": 5}
+
+
+def expected_size(variant: str | None, hand: Sequence[str] = ()) -> int | None:
+    """The hand size of a variant; with none named, 5 for xiangqi pieces, else unknown.
+
+    >>> expected_size("taiwan"), expected_size(None, ["1b"]), expected_size(None, ["1m"])
+    (17, 5, None)
+    """
+    if variant is None:
+        return 5 if any(_is_piece(c) for c in hand) else None
+    try:
+        from scoring.variant import find_variant
+
+        return find_variant(variant).hand_size
+    except (TilescoreError, ImportError):
+        # A variant whose module (or its library) is missing still has a known size.
+        return FALLBACK.get(variant)
+
+
+def _is_piece(code: str) -> bool:
+    try:
+        return tile_from_code(code).is_piece
+    except TilescoreError:
+        return False
