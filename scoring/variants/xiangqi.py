@@ -9,8 +9,10 @@ table may play it otherwise; docs/variants/xiangqi.md explains them):
    counting a meld as three. So 五兵合縱/五卒連橫 need all five soldiers as 面子 + 對子 (a kong of
    five 兵 plus a pair of something else is 兵卒全槓, not 五兵合縱); 兵車行 and 兵卒戮力 read the 面子
    (kong or not) as the soldiers and the 對子 as the chariots or the other soldiers.
-2. Every other item adds on a special shape (the text's 複合 notes say so); option
-   ``special_shapes_stack``.
+2. Every other item adds on a special shape (the text's 複合 notes say so for 兵卒襲將 and 偏兩對);
+   option ``special_shapes_stack`` false lets the shapes worth 1 台 or more (五路聯軍, 純兩對,
+   偏鐵支, 將帥領兵, 純鐵支) score without 將, 帥, 斷頭尾 and 清一色. 兵卒襲將 and 偏兩對 keep them
+   either way: the text says they always combine with 將/帥 or 斷頭尾, so they can win.
 3. Kongs are counted as kong actions: a kong of four is one, a kong of five (明槓加槓 / 暗槓加槓) two.
    單槓 is exactly one; 槓 +125 is paid once when 單槓 applies (option ``kong_bonus``).
 4. 兵卒全槓 needs an exposed (副露) kong of five: 暗槓 is not 副露 (option ``soldier_kong_concealed``).
@@ -20,6 +22,10 @@ table may play it otherwise; docs/variants/xiangqi.md explains them):
 7. 天聽 replaces 聽 (聽 is "非天聽"); 天聽 and 聽 need a concealed hand.
 8. ``dealer`` false or missing means the winner does not deal. Seats are relative: ``left`` (上家),
    ``across``, ``right``; a chi's ``from`` must be ``left``.
+9. When the pieces read more than one way, the reading that can win with the most 基本點 counts.
+
+A drawn hand (流局) is scored by ``Xiangqi.score_draw`` from a JSON object with a ``draw`` key
+(``xiangqi_draws.draw_json``).
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from scoring.result import ScoreItem, ScoreResult
 from scoring.rules import Hit, RuleItem, RuleOption, apply_table
 from scoring.tiles import Suit, Tile
 from scoring.variant import Variant
+from scoring.variants.xiangqi_draws import READY_PAYMENT, draw_json
 from scoring.variants.xiangqi_points import (
     SHAPE_BONUS,
     PointsPart,
@@ -64,6 +71,7 @@ from scoring.variants.xiangqi_shapes import (
 )
 
 HAND_SIZE = 5
+DRAW_INPUT_KEYS = frozenset({"variant", "players", "dealer_streak", "rules", "draw", "id"})
 
 OPTIONS = (
     RuleOption(
@@ -72,7 +80,8 @@ OPTIONS = (
     RuleOption(
         "special_shapes_stack",
         True,
-        "other 台 (將, 帥, 斷頭尾, 清一色) add on the special shapes; false: the shape's own item only",
+        "將, 帥, 斷頭尾, 清一色 add on the special shapes; false: not on 五路聯軍, 兩對 (純), 鐵支,"
+        " 將帥領兵 (兵卒襲將 and 偏兩對 always combine, as the text says)",
     ),
     RuleOption(
         "kong_bonus",
@@ -101,6 +110,12 @@ OPTIONS = (
     RuleOption("special_wins_score_self_draw", True, "天胡/地胡 also score 門清自摸 (3 台)"),
     RuleOption("kong_after_kong_scores_after_kong", True, "槓頂槓自摸 also scores 槓上開花"),
     RuleOption("draws_in_a_row", 0, "連續流局次數: drawn hands just before this one"),
+    RuleOption(
+        "ready_payment",
+        READY_PAYMENT,
+        "流局 by the wall: what each player who is not 聽 pays each 聽 player (the text gives no"
+        " amount; 250 = 1 台)",
+    ),
     RuleOption(
         "dealer_seat",
         "",
@@ -276,9 +291,9 @@ def _concealed_self_draw(v: XiangqiView) -> Hit | None:
 
 
 _CONTENT_ITEMS = ("general", "marshal", "no_ends", "one_colour")
+# The special shapes that may stand alone; 兵卒襲將 and 偏兩對 (0 台) always combine with 將/帥 or
+# 斷頭尾 (the text's 複合 notes), so they supersede nothing.
 _SPECIAL_SHAPES = (
-    "soldiers_raid",
-    "partial_two_pairs",
     "five_armies",
     "pure_two_pairs",
     "partial_iron",
@@ -296,7 +311,6 @@ TABLE: tuple[RuleItem[XiangqiView], ...] = (
         0,
         "將兵兵兵兵/帥卒卒卒卒（+125）",
         _shape(Shape.SOLDIERS_RAID, "將 with four 兵, or 帥 with four 卒"),
-        _CONTENT_ITEMS,
     ),
     RuleItem(
         "partial_two_pairs",
@@ -304,7 +318,6 @@ TABLE: tuple[RuleItem[XiangqiView], ...] = (
         0,
         "兩對，胡之前的四張不是兩對（+125）",
         _shape(Shape.TWO_PAIRS, "兩對 completed by a pair tile", pure=False),
-        _CONTENT_ITEMS,
     ),
     RuleItem(
         "last_discard",
@@ -645,8 +658,9 @@ class Xiangqi(Variant):
             )
         waived = _waived(rules)
         scored = [self._score_reading(XiangqiView(hand, r, rules), waived) for r in readings]
-        # The best reading for the winner; ties go to the first in reading order.
-        best = max(scored, key=lambda s: (s.base_points, s.tai))
+        # The best reading for the winner: one that can win, then the most points; ties go to the
+        # first in reading order.
+        best = max(scored, key=lambda s: (s.tai >= rules["minimum_tai"], s.base_points, s.tai))
         decomposition = best.view.reading.describe()
         ctx = hand.context
         if ctx.has(Event.FURITEN) and not ctx.self_draw:
@@ -723,6 +737,45 @@ class Xiangqi(Variant):
             dealer_bonus=rules["dealer_bonus"],
         )
         return parts
+
+    # ---- 流局 ----
+
+    def score_draw(self, data: Any) -> dict[str, Any]:
+        """The payments of a drawn hand: ``{"variant": "xiangqi", "players": 4, "dealer_streak": 0,
+        "rules": {...}, "draw": {"reason": "wall", "dealer": 1, "hands": {...}, "discards": {...}}}``
+        (``xiangqi_draws.draw_json`` describes the ``draw`` object)."""
+        if not isinstance(data, dict):
+            raise HandError(f"a drawn hand must be a JSON object, got {type(data).__name__}")
+        unknown = set(data) - DRAW_INPUT_KEYS
+        if unknown:
+            raise HandError(
+                f"key {sorted(unknown)[0]!r} is not used for a drawn hand"
+                f" (known: {', '.join(sorted(DRAW_INPUT_KEYS))})"
+            )
+        rules = data.get("rules") or {}
+        if not isinstance(rules, dict):
+            raise HandError(f"rules must be an object of option: value, got {rules!r}")
+        resolved = self.resolve_rules(rules)
+        if resolved["draws_in_a_row"] < 0:
+            raise HandError(f"draws_in_a_row {resolved['draws_in_a_row']} is negative")
+        if resolved["ready_payment"] < 0:
+            raise HandError(f"ready_payment {resolved['ready_payment']} is negative")
+        players, streak = data.get("players", 4), data.get("dealer_streak", 0)
+        for key, value in (("players", players), ("dealer_streak", streak)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise HandError(f"{key} must be a whole number, got {value!r}")
+        if streak < 0:
+            raise HandError(f"dealer_streak {streak} is negative")
+        result = draw_json(
+            data.get("draw"),
+            players=players,
+            dealer_streak=streak,
+            rules=resolved,
+            check_meld=self.check_meld,
+        )
+        if "id" in data:
+            result = {"id": data["id"], **result}
+        return result
 
     def _not_winning(
         self, reason: str, items: list[ScoreItem], tai: int, decomposition: str

@@ -38,6 +38,20 @@ SETS: tuple[tuple[int, int, int], ...] = (
 )
 CHI_RANKS = (CHARIOT, HORSE, CANNON)
 OFFICERS = (ADVISOR, ELEPHANT, CHARIOT, HORSE, CANNON)
+GENERALS = frozenset({BLACK_GENERAL, RED_GENERAL})
+
+# Built once: tiles are checked on construction, and read_hand runs for every piece a wait test
+# tries. Each 面子 of each colour as (counts, sorted tiles), and the five officers per colour.
+_BODIES: tuple[tuple[Counter[Tile], tuple[Tile, ...]], ...] = tuple(
+    (Counter(body), body)
+    for suit in (Suit.BLACK, Suit.RED)
+    for body in (tuple(Tile(suit, r) for r in ranks) for ranks in SETS)
+)
+_FIVE_ARMIES: tuple[Counter[Tile], ...] = tuple(
+    Counter(Tile(suit, r) for r in OFFICERS) for suit in (Suit.BLACK, Suit.RED)
+)
+_SOLDIER_OF = {Suit.BLACK: BLACK_SOLDIER, Suit.RED: RED_SOLDIER}
+_ORDER = {tile: i for i, tile in enumerate(PIECES)}
 
 
 def copies_in_set(tile: Tile) -> int:
@@ -59,15 +73,19 @@ def other_colour(suit: Suit) -> Suit:
 
 def prey(tile: Tile) -> Tile | None:
     """The 獵物 of a piece: 士→象→車→馬→包→士 per colour; 將帥 and soldiers have none."""
-    if tile.number not in OFFICERS:
-        return None
-    rank = ADVISOR if tile.number == CANNON else tile.number + 1
-    return Tile(tile.suit, rank)
+    return _PREY.get(tile)
+
+
+_PREY = {
+    Tile(suit, rank): Tile(suit, ADVISOR if rank == CANNON else rank + 1)
+    for suit in (Suit.BLACK, Suit.RED)
+    for rank in OFFICERS
+}
 
 
 def is_pair(a: Tile, b: Tile) -> bool:
     """A 對子: two identical pieces, or 將 with 帥."""
-    return a == b or {a, b} == {BLACK_GENERAL, RED_GENERAL}
+    return a == b or (a != b and a in GENERALS and b in GENERALS)
 
 
 class Shape(enum.Enum):
@@ -138,45 +156,38 @@ def read_hand(concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile | None
         return [Reading(Shape.STANDARD, groups, _win_group(groups, win, first=1), meld)]
     if len(tiles) != 5:
         return []
-    readings = _standard(tiles, win) + _special(tiles, win)
-    return readings
-
-
-def _standard(tiles: list[Tile], win: Tile | None) -> list[Reading]:
-    out: list[Reading] = []
-    seen: set[tuple[tuple[Tile, ...], ...]] = set()
     counts = Counter(tiles)
-    for suit in (Suit.BLACK, Suit.RED):
-        for ranks in SETS:
-            body = Counter(Tile(suit, r) for r in ranks)
-            if any(counts[t] < n for t, n in body.items()):
-                continue
-            rest = sort_tiles((counts - body).elements())
-            if is_pair(*rest):
-                groups = (tuple(sort_tiles(body.elements())), tuple(rest))
-                if groups not in seen:
-                    seen.add(groups)
-                    out.append(Reading(Shape.STANDARD, groups, _win_group(groups, win)))
+    return _standard(counts, win) + _special(tiles, counts, win)
+
+
+def _standard(counts: Counter[Tile], win: Tile | None) -> list[Reading]:
+    out: list[Reading] = []
+    for body_counts, body in _BODIES:
+        if body[0] not in counts or any(counts[t] < n for t, n in body_counts.items()):
+            continue
+        rest = sort_tiles((counts - body_counts).elements())
+        if is_pair(*rest):
+            groups = (body, tuple(rest))
+            out.append(Reading(Shape.STANDARD, groups, _win_group(groups, win)))
     return out
 
 
-def _special(tiles: list[Tile], win: Tile | None) -> list[Reading]:
-    counts = Counter(tiles)
+def _special(tiles: list[Tile], counts: Counter[Tile], win: Tile | None) -> list[Reading]:
     out: list[Reading] = []
     for leader in (BLACK_GENERAL, RED_GENERAL):
         if counts[leader] != 1:
             continue
         for soldier, shape in (
-            (Tile(leader.suit, SOLDIER), Shape.GENERAL_LEADS),
-            (Tile(other_colour(leader.suit), SOLDIER), Shape.SOLDIERS_RAID),
+            (_SOLDIER_OF[leader.suit], Shape.GENERAL_LEADS),
+            (_SOLDIER_OF[other_colour(leader.suit)], Shape.SOLDIERS_RAID),
         ):
             if counts[soldier] == 4:
                 groups = ((leader,), (soldier,) * 4)
                 out.append(Reading(shape, groups, _win_group(groups, win)))
-    for suit in (Suit.BLACK, Suit.RED):
-        if counts == Counter(Tile(suit, r) for r in OFFICERS):
+    for armies in _FIVE_ARMIES if len(counts) == len(OFFICERS) else ():
+        if counts == armies:
             out.append(Reading(Shape.FIVE_ARMIES, (tuple(tiles),), 0 if win else None))
-    out += _two_pairs_and_iron(tiles, win)
+    out += _two_pairs_and_iron(tiles, counts, win)
     return out
 
 
@@ -198,26 +209,33 @@ def is_two_pairs(tiles: Iterable[Tile]) -> bool:
     return bool(split_two_pairs(tiles))
 
 
-def _two_pairs_and_iron(tiles: list[Tile], win: Tile | None) -> list[Reading]:
-    out: list[Reading] = []
-    seen: set[tuple[Shape, tuple[tuple[Tile, ...], ...]]] = set()
+def _two_pairs_and_iron(
+    tiles: list[Tile], counts: Counter[Tile], win: Tile | None
+) -> list[Reading]:
+    """Two 對子 of officers (or 將帥; never soldiers) and one more piece: 兩對 or 鐵支."""
+    pairs: list[tuple[Tile, Tile]] = [
+        (t, t) for t, n in counts.items() if n >= 2 and t.number in OFFICERS
+    ]
+    if counts[BLACK_GENERAL] and counts[RED_GENERAL]:
+        pairs.append((BLACK_GENERAL, RED_GENERAL))
+    if len(pairs) < 2:
+        return []
     before = list(tiles)
     if win in before:
         before.remove(win)
     pure = is_two_pairs(before)
-    for odd_index, odd in enumerate(tiles):
-        four = tiles[:odd_index] + tiles[odd_index + 1 :]
-        for p1, p2 in split_two_pairs(four):
-            if any(is_soldier(t) for t in p1 + p2):
-                continue  # 兩對 and 鐵支 take pairs of officers (or 將帥), never soldiers
+    pairs.sort(key=lambda p: _ORDER[p[0]])
+    out: list[Reading] = []
+    for i, p1 in enumerate(pairs):
+        for p2 in pairs[i + 1 :]:
+            rest = counts - Counter(p1 + p2)
+            if sum(rest.values()) != 1:
+                continue
+            odd = next(iter(rest))
             shape = _pairs_shape(p1, p2, odd)
-            if shape is None:
-                continue
-            groups = (p1, p2, (odd,))
-            if (shape, groups) in seen:
-                continue
-            seen.add((shape, groups))
-            out.append(Reading(shape, groups, _win_group(groups, win), pure=pure))
+            if shape is not None:
+                groups = (p1, p2, (odd,))
+                out.append(Reading(shape, groups, _win_group(groups, win), pure=pure))
     return out
 
 

@@ -5,6 +5,7 @@ import pytest
 from scoring.errors import HandError
 from scoring.hand import Meld, MeldType
 from scoring.notation import parse_tiles
+from scoring.variants.xiangqi import Xiangqi
 from scoring.variants.xiangqi_draws import (
     clean_sweep_tai,
     draw_payments,
@@ -108,3 +109,108 @@ def test_two_sweepers_both_collect():
 def test_bad_draw_input(kwargs, message):
     with pytest.raises(HandError, match=message):
         draw_payments(**kwargs)
+
+
+# ---- the JSON interface: {"variant": "xiangqi", ..., "draw": {...}} ----
+
+VARIANT = Xiangqi()
+
+
+def test_draw_json_works_out_who_is_ready():
+    result = VARIANT.score_draw(
+        {
+            "variant": "xiangqi",
+            "players": 4,
+            "draw": {
+                "reason": "wall",
+                "dealer": 1,
+                "wall_left": 2,
+                "hands": {
+                    "1": "士象車將",  # 將士象 + 車車, or 士象車 + 將帥
+                    "2": "士馬兵卒",  # nothing completes it
+                    "3": {"hand": "帥", "melds": ["pon:兵兵兵"]},  # 兵兵兵 + 將帥
+                    "4": "俥俥傌炮",  # 兩對 俥俥傌傌 + 炮, or 俥俥炮炮 + 傌 (傌 is 俥's prey)
+                },
+            },
+        }
+    )
+    assert result["ready"] == [1, 3, 4]
+    assert result["waits"] == {"1": ["車", "帥"], "2": [], "3": ["將"], "4": ["傌", "炮"]}
+    # the one player who is not 聽 pays each 聽 player 250 (ready_payment)
+    assert result["payments"] == [
+        {"payer": "seat 2", "payee": "seat 1", "amount": 250},
+        {"payer": "seat 2", "payee": "seat 3", "amount": 250},
+        {"payer": "seat 2", "payee": "seat 4", "amount": 250},
+    ]
+    assert result["clean_sweep"] == {}
+
+
+def test_draw_json_ready_list_and_payment_option():
+    result = VARIANT.score_draw(
+        {"players": 2, "rules": {"ready_payment": 100}, "draw": {"dealer": 2, "ready": [1]}}
+    )
+    assert result["payments"] == [{"payer": "seat 2", "payee": "seat 1", "amount": 100}]
+
+
+def test_draw_json_clean_sweep_after_a_soldier_run():
+    # Seat 1 (not the dealer) discarded all five 卒: a 6 台 self-draw = 3000, + 胡莊家 50×1 (the
+    # dealer's streak is 1) = 3050. The dealer (seat 2) pays ×2 = 6100 + 100×1 (被閒家自摸) + 40×1
+    # (one drawn hand before) = 6240; seat 3 pays 3050 + 40 = 3090. No 聽 payments on a soldier run.
+    result = VARIANT.score_draw(
+        {
+            "players": 3,
+            "dealer_streak": 1,
+            "rules": {"draws_in_a_row": 1},
+            "draw": {
+                "reason": "soldiers",
+                "dealer": 2,
+                "opening": "士卒卒卒卒",
+                "ready": [3],
+                "discards": {"1": "卒卒卒卒車卒"},
+            },
+            "id": 7,
+        }
+    )
+    assert result["id"] == 7
+    assert result["clean_sweep"] == {"1": 6}
+    assert result["payments"] == [
+        {"payer": "seat 2", "payee": "seat 1", "amount": 6240},
+        {"payer": "seat 3", "payee": "seat 1", "amount": 3090},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"draw": {"reason": "wall"}}, "draw.dealer is missing"),
+        ({"draw": {"dealer": 1, "who": 2}}, "unknown key 'who' in draw"),
+        ({"draw": {"dealer": 1, "reason": "tired"}}, "draw.reason 'tired' is one of"),
+        ({"draw": {"dealer": 5}}, "draw.dealer 5 is not a seat 1-4"),
+        ({"players": 3, "draw": {"dealer": 1, "ready": [4]}}, "draw.ready seat 4 is not a seat"),
+        ({"draw": {"dealer": 1, "wall_left": 3}}, "no wall draw: 3 tiles left"),
+        ({"draw": {"dealer": 1, "reason": "soldiers", "opening": "卒卒兵卒卒"}}, "no soldier draw"),
+        ({"draw": {"dealer": 1, "hands": {"1": "士象車"}}}, "draw.hands seat 1 has 3 tiles"),
+        (
+            {"draw": {"dealer": 1, "hands": {"1": "士象車將", "2": "士象車帥"}}},
+            "draw.hands lacks seat 3",
+        ),
+        (
+            {"draw": {"dealer": 1, "ready": [1], "hands": {"1": "士象車將"}}},
+            "give draw.hands or draw.ready, not both",
+        ),
+        (
+            {"draw": {"dealer": 1, "ready": [], "discards": {"1": "士士", "2": "士"}}},
+            "3 copies of 士 among the hands and discards",
+        ),
+        (
+            {"draw": {"dealer": 1, "hands": {"1": {"hand": "帥", "melds": ["pon:士士士"]}}}},
+            "meld pon:士士士 is not 3 兵 or 3 卒",
+        ),
+        ({"draw": {"dealer": 1}, "hand": "將"}, "key 'hand' is not used for a drawn hand"),
+        ({"draw": {"dealer": 1}, "rules": {"ready_payment": -1}}, "ready_payment -1 is negative"),
+        ({"draw": "wall"}, "draw must be an object"),
+    ],
+)
+def test_bad_draw_json(data, message):
+    with pytest.raises(HandError, match=message):
+        VARIANT.score_draw({"variant": "xiangqi", **data})

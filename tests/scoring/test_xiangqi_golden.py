@@ -1,7 +1,8 @@
 """Xiangqi golden cases: each case of tests/scoring/golden/xiangqi.json is its own test.
 
 Every expected value was worked out by hand from rule text 003 and the readings in
-scoring/variants/xiangqi.py; the case's "why" says how.
+docs/variants/xiangqi.md; the case's "why" says how. A case's "near_miss" lists items that almost
+apply to it and must not be scored.
 """
 
 import json
@@ -30,6 +31,8 @@ def test_golden(case):
     if "base_points" in case:
         assert result["base_points"] == case["base_points"], case["why"]
         assert result["base_points"] == sum(p["amount"] for p in result["points"])
+    scored = {i["code"] for i in result["items"]}
+    assert not scored & set(case.get("near_miss", [])), case["why"]
     if "payments" in case:
         paid = [[p["payer"], p["payee"], p["amount"]] for p in result["payments"]]
         assert paid == case["payments"], case["why"]
@@ -41,6 +44,11 @@ def test_every_item_has_a_positive_case():
         if case.get("winning", True):
             scored |= set(case.get("items", {}))
     assert {item.code for item in TABLE} - scored == set()
+
+
+def test_every_item_has_a_near_miss_case():
+    missed = {code for case in CASES for code in case.get("near_miss", [])}
+    assert {item.code for item in TABLE} - missed == set()
 
 
 def test_every_special_shape_has_a_case():
