@@ -67,3 +67,59 @@ def annotate(image: np.ndarray, tiles: Sequence[Detection]) -> np.ndarray:
             cv2.LINE_AA,
         )
     return out
+
+
+GROUP_COLOURS = {  # BGR by the group's role in the reading
+    "concealed": (255, 255, 255),
+    "win": (0, 215, 255),
+    "meld": (255, 160, 0),
+    "flowers": (190, 70, 190),
+    "ignored": (120, 120, 120),
+}
+
+
+def draw_groups(
+    image: np.ndarray,
+    boxes: Sequence[Sequence[float]],
+    groups: Sequence[tuple[str, Sequence[int], str]],
+    summary: str = "",
+) -> np.ndarray:
+    """Outline each group of the reading (role, tile indices into ``boxes``, label) on a copy
+    of ``image`` and write ``summary`` across the top: how the layout was understood."""
+    out = image.copy()
+    sides = sorted(min(b[2] - b[0], b[3] - b[1]) for b in boxes) or [60.0]
+    tile_side = sides[len(sides) // 2]
+    pad = int(tile_side * 0.25)
+    font_scale = float(np.clip(tile_side / 50, 0.4, 5.0))
+    thickness = max(2, round(tile_side / 20))
+    for role, indices, label in groups:
+        members = [boxes[i] for i in indices if 0 <= i < len(boxes)]
+        if not members:
+            continue
+        x1 = int(min(b[0] for b in members)) - pad
+        y1 = int(min(b[1] for b in members)) - pad
+        x2 = int(max(b[2] for b in members)) + pad
+        y2 = int(max(b[3] for b in members)) + pad
+        colour = GROUP_COLOURS.get(role, (255, 255, 255))
+        cv2.rectangle(out, (x1, y1), (x2, y2), colour, thickness)
+        (_, text_h), baseline = cv2.getTextSize(label, FONT, font_scale, thickness)
+        # Below the group, where the tile labels (drawn above each tile) do not reach.
+        y_text = min(out.shape[0] - baseline, y2 + text_h + baseline + 2)
+        _outlined_text(out, label, (max(0, x1), y_text), font_scale, colour, thickness)
+    if summary:
+        scale = max(0.8, out.shape[1] / 1400)
+        _outlined_text(out, summary, (20, int(45 * scale)), scale, (255, 255, 255), 2)
+    return out
+
+
+def _outlined_text(
+    image: np.ndarray,
+    text: str,
+    origin: tuple[int, int],
+    scale: float,
+    colour: tuple[int, int, int],
+    thickness: int,
+) -> None:
+    # A dark outline keeps the text readable on white tiles and on dark cloth alike.
+    cv2.putText(image, text, origin, FONT, scale, (0, 0, 0), thickness + 3, cv2.LINE_AA)
+    cv2.putText(image, text, origin, FONT, scale, colour, thickness, cv2.LINE_AA)

@@ -16,19 +16,29 @@ if TYPE_CHECKING:
     import numpy as np
 
     from vision.detection import Detection
-    from vision.evaluate import Evaluation
+    from vision.evaluate import Evaluation, PhotoResult
+    from vision.labels import LabelledPhoto
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--labels", type=Path, required=True, metavar="DIR", help="label JSON files, one a photo"
     )
-    parser.add_argument("--photos", type=Path, required=True, metavar="DIR", help="the photos")
+    parser.add_argument(
+        "--photos", type=Path, metavar="DIR", help="the photos (not needed with --predictions)"
+    )
     parser.add_argument(
         "--models", type=Path, default=Path("models"), metavar="DIR", help="model folder"
     )
     parser.add_argument(
         "--threads", type=int, default=None, metavar="N", help="onnxruntime threads"
+    )
+    parser.add_argument(
+        "--predictions",
+        type=Path,
+        metavar="DIR",
+        help="judge saved detect JSON (one NAME.json per photo, as `tilescore detect --json` "
+        "writes) instead of running the models: how any other model is put on the same scale",
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument(
@@ -40,12 +50,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.evaluate import Evaluation, match_photo
+    from vision.evaluate import match_photo
     from vision.images import load_image
     from vision.labels import find_photo, load_labels
     from vision.pipeline import load_pipeline
 
     labels = load_labels(args.labels)
+    if args.predictions is not None:
+        return _report(args, labels, _saved_results(labels, args.predictions), None)
+    if args.photos is None:
+        raise TilescoreError("--photos DIR is needed to run the models")
     if not args.photos.is_dir():
         raise TilescoreError(f"{args.photos}: no such photos folder")
     pipeline = load_pipeline(args.models, threads=args.threads)
@@ -65,7 +79,56 @@ def run(args: argparse.Namespace) -> int:
             print(f"\r{number}/{len(labels)} {photo.name}", end="", file=sys.stderr, flush=True)
     if not args.json:
         print(file=sys.stderr)
-    evaluation = Evaluation(tuple(results), tuple(m.name for m in pipeline.models))
+    return _report(args, labels, results, tuple(m.name for m in pipeline.models))
+
+
+def _saved_results(labels: Sequence[LabelledPhoto], folder: Path) -> list[PhotoResult]:
+    from vision.evaluate import match_photo
+
+    if not folder.is_dir():
+        raise TilescoreError(f"{folder}: no such predictions folder")
+    results = []
+    for label in labels:
+        path = folder / f"{label.label_path.stem}.json"
+        if not path.is_file():
+            raise TilescoreError(f"{path}: no saved predictions for {label.image}")
+        try:
+            saved = json.loads(path.read_text())
+            tiles = [_saved_detection(t) for t in saved["tiles"]]
+        except (ValueError, KeyError, TypeError, IndexError) as error:
+            raise TilescoreError(f"{path}: not detect JSON ({error})") from None
+        timing = {k: float(v) for k, v in (saved.get("timing_ms") or {}).items()}
+        results.append(match_photo(label, tiles, timing))
+    return results
+
+
+def _saved_detection(tile: dict[str, object]) -> Detection:
+    from vision.detection import LOW_CONFIDENCE, Detection
+
+    box = tile["box"]
+    confidence = float(tile.get("confidence", 1.0))  # type: ignore[arg-type]
+    return Detection(
+        code=None if tile.get("code") is None else str(tile["code"]),
+        box=tuple(float(v) for v in box),  # type: ignore[arg-type, attr-defined]
+        confidence=confidence,
+        detector_confidence=confidence,
+        classifier_confidence=1.0,
+        face_down=bool(tile.get("face_down", False)),
+        rotated=bool(tile.get("rotated", False)),
+        low_confidence=confidence < LOW_CONFIDENCE,
+    )
+
+
+def _report(
+    args: argparse.Namespace,
+    labels: Sequence[LabelledPhoto],
+    results: list[PhotoResult],
+    models: tuple[str, ...] | None,
+) -> int:
+    from vision.evaluate import Evaluation
+
+    name = models or (f"saved predictions in {args.predictions}",)
+    evaluation = Evaluation(tuple(results), name)
     report = evaluation.to_json()
     if args.out is not None:
         from vision.confusion_plot import save_confusion

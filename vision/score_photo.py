@@ -10,9 +10,10 @@ from typing import Any
 import cv2
 
 from scoring.cli import format_result, hand_from_options
+from scoring.errors import TilescoreError
 from scoring.hand_json import score_json
 from vision.images import load_image
-from vision.layout import reconstruct_json
+from vision.layout import Reading, reconstruct
 from vision.pipeline import load_pipeline
 
 
@@ -23,9 +24,8 @@ def score_photo_command(args: argparse.Namespace) -> int:
     reading = pipeline.read(image)
     tiles = [t.to_json() for t in reading.tiles]
     variant = args.variant or "taiwan"
-    layout = reconstruct_json(
-        {"width": image.shape[1], "height": image.shape[0], "tiles": tiles}, variant
-    )
+    layout_reading = reconstruct(tiles, variant)
+    layout = layout_reading.to_json()
     context = hand_from_options(_with_hand(args, layout["hand"]))
     hand: dict[str, Any] = {**context, **{k: layout[k] for k in ("hand", "win_tile", "flowers")}}
     hand["melds"] = layout["melds"]
@@ -33,7 +33,7 @@ def score_photo_command(args: argparse.Namespace) -> int:
         hand.pop("win_tile")
     result = score_json(hand)
     if args.annotate:
-        _annotate(image, reading.tiles, layout, result, Path(args.annotate))
+        _annotate(image, reading.tiles, layout_reading, result, Path(args.annotate))
     if args.json:
         out = {"tiles": tiles, "reading": layout, "result": result, "problems": layout["problems"]}
         print(json.dumps(out, ensure_ascii=False))
@@ -56,24 +56,15 @@ def _with_hand(args: argparse.Namespace, hand: str) -> argparse.Namespace:
 
 
 def _annotate(
-    image: Any, tiles: Any, layout: dict[str, Any], result: dict[str, Any], target: Path
+    image: Any, tiles: Any, layout: Reading, result: dict[str, Any], target: Path
 ) -> None:
-    from vision.annotate import annotate
+    from vision.annotate import annotate, draw_groups
 
-    out = annotate(image, tiles)
-    summary = f"{layout['hand']} +{layout['win_tile']}  " + (
-        f"{result['total']} {result['unit']}" if "total" in result else result.get("error", "")
-    )
-    scale = max(1.0, image.shape[1] / 1200)
-    cv2.putText(
-        out,
-        summary,
-        (20, int(50 * scale)),
-        cv2.FONT_HERSHEY_SIMPLEX,
-        scale,
-        (255, 255, 255),
-        max(2, int(3 * scale)),
-        cv2.LINE_AA,
-    )
+    win = f" +{layout.win_tile}" if layout.win_tile else ""
+    score = f"{result['total']} {result['unit']}" if "total" in result else result.get("error", "")
+    summary = f"{layout.hand_json()['hand']}{win}  {score}"
+    groups = [(g.role, g.tiles, g.label) for g in layout.groups]
+    out = draw_groups(annotate(image, tiles), [t.box for t in tiles], groups, summary)
     target.parent.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(target), out)
+    if not cv2.imwrite(str(target), out):
+        raise TilescoreError(f"cannot write the annotated photo to {str(target)!r}")
