@@ -40,6 +40,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="judge saved detect JSON (one NAME.json per photo, as `tilescore detect --json` "
         "writes) instead of running the models: how any other model is put on the same scale",
     )
+    parser.add_argument(
+        "--record",
+        metavar="NAME",
+        help="write the summary into each model's metadata JSON as metrics.NAME "
+        "(for example real_photos), so the shipped files say how well they read",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument(
         "--out",
@@ -50,7 +56,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.evaluate import match_photo
+    from vision.evaluate import Evaluation, match_photo
     from vision.images import load_image
     from vision.labels import find_photo, load_labels
     from vision.pipeline import load_pipeline
@@ -79,7 +85,43 @@ def run(args: argparse.Namespace) -> int:
             print(f"\r{number}/{len(labels)} {photo.name}", end="", file=sys.stderr, flush=True)
     if not args.json:
         print(file=sys.stderr)
+    if args.record:
+        _record(args, Evaluation(tuple(results), ()), args.labels)
     return _report(args, labels, results, tuple(m.name for m in pipeline.models))
+
+
+SUMMARY_KEYS = (
+    "photos",
+    "labelled_tiles",
+    "tile_accuracy",
+    "photo_accuracy",
+    "detection_recall",
+    "detection_precision",
+    "reading_accuracy",
+    "rotation_accuracy",
+)
+
+
+def _record(args: argparse.Namespace, evaluation: Evaluation, labels: Path) -> None:
+    """Each model's metadata JSON gets the summary under metrics[args.record]; the file is
+    replaced atomically so a crash never leaves a shipped model without its metadata."""
+    import datetime as dt
+    import os
+
+    report = evaluation.to_json()
+    summary = {k: report[k] for k in SUMMARY_KEYS}
+    summary["labels"] = str(labels)
+    summary["date"] = dt.date.today().isoformat()
+    default = json.loads((args.models / "default.json").read_text())
+    for key in ("detector", "classifier"):
+        if not default.get(key):
+            continue
+        path = args.models / default[key]
+        meta = json.loads(path.read_text())
+        meta.setdefault("metrics", {})[args.record] = summary
+        temporary = path.with_suffix(".json.tmp")
+        temporary.write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
+        os.replace(temporary, path)
 
 
 def _saved_results(labels: Sequence[LabelledPhoto], folder: Path) -> list[PhotoResult]:

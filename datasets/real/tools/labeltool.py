@@ -169,7 +169,7 @@ def overview(img, tiles, width=1400, labels=True):
     h, w = img.shape[:2]
     s = width / max(h, w)
     o = cv2.resize(img, (int(w * s), int(h * s)), interpolation=cv2.INTER_AREA)
-    for i, (code, b, _rot) in enumerate(tiles):
+    for i, (code, b, rot) in enumerate(tiles):
         x1, y1, x2, y2 = [int(v * s) for v in b]
         col = (0, 0, 255) if code == "?" else ((0, 200, 255) if code == "b" else (0, 180, 0))
         cv2.rectangle(o, (x1, y1), (x2, y2), col, 1)
@@ -187,7 +187,7 @@ def overview(img, tiles, width=1400, labels=True):
 def sheet(img, tiles, cell=170, cols=6, numbered=True):
     cells = []
     h, w = img.shape[:2]
-    for i, (code, b, _rot) in enumerate(tiles):
+    for i, (code, b, rot) in enumerate(tiles):
         x1, y1, x2, y2 = b
         pad = int(0.08 * max(x2 - x1, y2 - y1))
         c = img[max(0, y1 - pad) : min(h, y2 + pad), max(0, x1 - pad) : min(w, x2 + pad)]
