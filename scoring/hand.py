@@ -7,16 +7,57 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 from scoring.errors import HandError
 from scoring.notation import format_tiles
+from scoring.shapes import all_plain, counts34, plain_counts, plain_indices
 from scoring.tiles import Tile
 
 SEATS = ("E", "S", "W", "N")
+
+_Value = TypeVar("_Value")
+_Frozen = TypeVar("_Frozen")
+
+
+def build(cls: type[_Frozen], **fields: Any) -> _Frozen:
+    """An instance of a frozen dataclass made from every one of its fields, by name.
+
+    The same object the class's own ``__init__`` makes, at a third of the cost: the generated
+    ``__init__`` of a frozen class sets each field through ``object.__setattr__``. Only for classes
+    without ``__post_init__`` (the hand, its context and melds, and the result types); a field left
+    out reads as its class default.
+    """
+    instance = object.__new__(cls)
+    instance.__dict__.update(fields)
+    return instance
+
+
+class cached_fact(Generic[_Value]):
+    """``functools.cached_property`` without its lock: hands and readings are built and read by one
+    thread, and Python 3.11's locked version costs more than most of these facts take to compute."""
+
+    def __init__(self, compute: Callable[[Any], _Value]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    @overload
+    def __get__(self, instance: None, owner: type) -> cached_fact[_Value]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type) -> _Value: ...
+
+    def __get__(self, instance: object | None, owner: type) -> cached_fact[_Value] | _Value:
+        if instance is None:
+            return self
+        value = self.compute(instance)
+        # The instance dict now answers first (this is a non-data descriptor), even when frozen.
+        instance.__dict__[self.name] = value
+        return value
 
 
 class MeldType(enum.Enum):
@@ -28,13 +69,20 @@ class MeldType(enum.Enum):
     ADDED_KONG = "added_kong"
     CONCEALED_KONG = "concealed_kong"
 
+    # Members are singletons compared by identity; Enum's own hash is Python code.
+    __hash__ = object.__hash__
+
     @property
     def is_kong(self) -> bool:
-        return self in (MeldType.KONG, MeldType.ADDED_KONG, MeldType.CONCEALED_KONG)
+        return self in _KONGS
 
     @property
     def is_open(self) -> bool:
-        return self is not MeldType.CONCEALED_KONG
+        return self is not _CONCEALED_KONG
+
+
+_KONGS = frozenset({MeldType.KONG, MeldType.ADDED_KONG, MeldType.CONCEALED_KONG})
+_CONCEALED_KONG = MeldType.CONCEALED_KONG
 
 
 class Event(enum.Enum):
@@ -74,13 +122,18 @@ class Meld:
     tiles: tuple[Tile, ...]
     claimed_from: str | None = None
 
+    @cached_fact
+    def plain_indices(self) -> tuple[int, ...] | None:
+        """The tiles' 34-kind indices, sorted, when all are plain mahjong tiles (else None)."""
+        return plain_indices(self.tiles)
+
     @property
     def is_kong(self) -> bool:
-        return self.type.is_kong
+        return self.type in _KONGS
 
     @property
     def is_open(self) -> bool:
-        return self.type.is_open
+        return self.type is not _CONCEALED_KONG
 
     def __str__(self) -> str:
         return f"{self.type.value}:{format_tiles(self.tiles)}"
@@ -126,7 +179,23 @@ class Hand:
     @property
     def all_tiles(self) -> tuple[Tile, ...]:
         """Every tile of the hand proper (concealed and melds), flowers excluded."""
+        if not self.melds:
+            return self.concealed
         return self.concealed + tuple(t for m in self.melds for t in m.tiles)
+
+    @cached_fact
+    def plain_counts(self) -> tuple[int, ...] | None:
+        """How many of each of the 34 kinds the concealed tiles hold, when all are plain mahjong
+        tiles (no red five, no flower or piece); else None. Worked out once per hand."""
+        counts = plain_counts(self.concealed)
+        return None if counts is None else tuple(counts)
+
+    @cached_fact
+    def concealed_counts(self) -> tuple[int, ...]:
+        """How many of each of the 34 kinds the concealed tiles hold (red fives count as fives);
+        for mahjong tiles only. Worked out once per hand, for checking and scoring alike."""
+        counts = self.plain_counts
+        return counts if counts is not None else tuple(counts34(self.concealed))
 
     @property
     def is_concealed(self) -> bool:
@@ -154,6 +223,8 @@ class Hand:
 
 def check_copies(tiles: tuple[Tile, ...], limit: int = 4, what: str = "tile") -> None:
     """Raise for more copies of a tile than a set holds (red fives count as fives)."""
+    if all_plain(tiles) and (len(tiles) <= limit or max(Counter(map(id, tiles)).values()) <= limit):
+        return  # plain shared tiles: the same tile is the same object
     counts = Counter(t.plain for t in tiles)
     red = Counter(t for t in tiles if t.is_red_five)
     for tile, count in counts.items():

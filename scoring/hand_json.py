@@ -6,14 +6,15 @@ silently as a different hand.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
 from scoring.errors import HandError, TilescoreError
-from scoring.hand import Event, Hand, Meld, MeldType, WinContext
+from scoring.hand import Event, Hand, Meld, MeldType, WinContext, build
 from scoring.notation import parse_tiles
-from scoring.tiles import Tile, tile_from_code
+from scoring.tiles import ALL_TILES, Tile, tile_from_code
 from scoring.variant import Variant, find_variant
 
 INPUT_KEYS = frozenset(
@@ -39,6 +40,41 @@ INPUT_KEYS = frozenset(
         "id",
     }
 )
+
+
+_MELD_TYPES = {t.value: t for t in MeldType}
+_MELD_KEYS = frozenset({"type", "tiles", "from"})
+_EVENTS = {e.value: e for e in Event}
+_BY_CODE: dict[str, Tile] = {t.code: t for t in ALL_TILES}
+# suit letter -> digit -> tile, and a table that ends each run of digits at its suit letter
+_BY_DIGIT: dict[str, dict[str, Tile]] = {
+    suit: {t.code[0]: t for t in ALL_TILES if t.code[1] == suit} for suit in "mpszfbr"
+}
+_END_RUNS = str.maketrans({suit: suit + " " for suit in _BY_DIGIT})
+_TWO_CHARS = re.compile("..", re.DOTALL)
+
+
+def tiles_from_text(text: str) -> tuple[Tile, ...]:
+    """``parse_tiles``, with quick paths for the plain compact forms ``"1m2m3m"`` (a code per tile)
+    and ``"123m456p11z"`` (digits, then their suit).
+
+    Anything else (tile characters, commas, a bad code, a letter without digits) goes to
+    ``parse_tiles``, which reads it or raises its one-line error; all give the same shared tiles.
+    """
+    try:
+        if not len(text) % 2:
+            try:
+                return tuple(map(_BY_CODE.__getitem__, _TWO_CHARS.findall(text)))
+            except KeyError:
+                pass
+        tiles: list[Tile] = []
+        for run in text.translate(_END_RUNS).split():
+            if len(run) < 2:
+                raise KeyError(run)
+            tiles += map(_BY_DIGIT[run[-1]].__getitem__, run[:-1])
+        return tuple(tiles)
+    except KeyError:
+        return parse_tiles(text)
 
 
 def _text(data: Mapping[str, Any], key: str, default: str = "") -> str:
@@ -71,21 +107,23 @@ def parse_meld(data: Any) -> Meld:
         if not sep:
             raise HandError(f"meld {data!r} must be written type:tiles, e.g. pon:777z")
         data = {"type": kind, "tiles": tiles_text}
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise HandError(f"meld {data!r} must be an object with type and tiles")
-    unknown = set(data) - {"type", "tiles", "from"}
-    if unknown:
+    if not data.keys() <= _MELD_KEYS:
+        unknown = set(data) - _MELD_KEYS
         raise HandError(f"unknown meld key {sorted(unknown)[0]!r}")
+    given = data.get("type")
+    meld_type = _MELD_TYPES.get(given) if isinstance(given, str) else None
     try:
-        meld_type = MeldType(data.get("type"))
+        meld_type = meld_type or MeldType(given)
     except ValueError:
         kinds = ", ".join(t.value for t in MeldType)
         raise HandError(f"unknown meld type {data.get('type')!r} (known: {kinds})") from None
-    tiles = parse_tiles(_text(data, "tiles"))
+    tiles = tiles_from_text(_text(data, "tiles"))
     claimed = data.get("from")
     if claimed is not None and not isinstance(claimed, str):
         raise HandError(f"meld 'from' must be a seat, got {claimed!r}")
-    return Meld(meld_type, tiles, claimed)
+    return build(Meld, type=meld_type, tiles=tiles, claimed_from=claimed)
 
 
 def parse_events(values: Any) -> frozenset[Event]:
@@ -97,8 +135,9 @@ def parse_events(values: Any) -> frozenset[Event]:
         raise HandError(f"events must be a list, got {values!r}")
     events = set()
     for value in values:
+        event = _EVENTS.get(value) if isinstance(value, str) else None
         try:
-            events.add(Event(value))
+            events.add(event or Event(value))
         except ValueError:
             raise HandError(f"unknown event {value!r}") from None
     return frozenset(events)
@@ -109,22 +148,23 @@ def _tiles(data: Mapping[str, Any], key: str) -> tuple[Tile, ...]:
     if value is None:
         return ()
     if isinstance(value, list):
-        return tuple(t for part in value for t in parse_tiles(str(part)))
-    return parse_tiles(_text(data, key))
+        return tuple(t for part in value for t in tiles_from_text(str(part)))
+    return tiles_from_text(_text(data, key))
 
 
 def parse_hand(data: Any, default_variant: str | None = None) -> tuple[Variant, Hand]:
     """The variant and the hand a JSON object describes; any problem is a one-line ``HandError``."""
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise HandError(f"a hand must be a JSON object, got {type(data).__name__}")
-    unknown = set(data) - INPUT_KEYS
-    if unknown:
+    if not data.keys() <= INPUT_KEYS:
+        unknown = set(data) - INPUT_KEYS
         raise HandError(f"unknown key {sorted(unknown)[0]!r} in hand")
-    variant_name = data.get("variant", default_variant)
+    get = data.get
+    variant_name = get("variant", default_variant)
     if not isinstance(variant_name, str):
         raise HandError("the hand names no variant (taiwan, riichi, mingjiang, xiangqi)")
     variant = find_variant(variant_name)
-    concealed = parse_tiles(_text(data, "hand"))
+    concealed = tiles_from_text(_text(data, "hand"))
     events = parse_events(data.get("events"))
     if not concealed and variant.needs_tiles(events):
         raise HandError("the hand has no tiles")
@@ -137,7 +177,7 @@ def parse_hand(data: Any, default_variant: str | None = None) -> tuple[Variant, 
         raise HandError(f"melds must be a list, got {melds_data!r}")
     melds = tuple(parse_meld(m) for m in melds_data)
     rules = data.get("rules") or {}
-    if not isinstance(rules, Mapping):
+    if type(rules) is not dict and not isinstance(rules, Mapping):
         raise HandError(f"rules must be an object of option: value, got {rules!r}")
     dealer = data.get("dealer")
     if dealer is not None and not isinstance(dealer, bool):
@@ -145,26 +185,57 @@ def parse_hand(data: Any, default_variant: str | None = None) -> tuple[Variant, 
     discarder = data.get("discarder")
     if discarder is not None and not isinstance(discarder, str):
         raise HandError(f"discarder must be a seat, got {discarder!r}")
-    context = WinContext(
-        self_draw=_bool(data, "self_draw"),
-        seat_wind=_text(data, "seat_wind", "E"),
-        round_wind=_text(data, "round_wind", "E"),
-        dealer_streak=_int(data, "dealer_streak"),
+    # Each value is read the quick way when it has the usual type, else by the helper that
+    # names what is wrong with it (in the order the fields are listed).
+    self_draw = get("self_draw", False)
+    if self_draw is not True and self_draw is not False:
+        self_draw = _bool(data, "self_draw")
+    seat_wind = get("seat_wind")
+    if seat_wind is None:
+        seat_wind = "E"
+    elif type(seat_wind) is not str:
+        seat_wind = _text(data, "seat_wind", "E")
+    round_wind = get("round_wind")
+    if round_wind is None:
+        round_wind = "E"
+    elif type(round_wind) is not str:
+        round_wind = _text(data, "round_wind", "E")
+    dealer_streak = get("dealer_streak", 0)
+    if type(dealer_streak) is not int:
+        dealer_streak = _int(data, "dealer_streak")
+    players = get("players", 4)
+    if type(players) is not int:
+        players = _int(data, "players", 4)
+    dora = _tiles(data, "dora_indicators") if get("dora_indicators") is not None else ()
+    ura = _tiles(data, "ura_dora_indicators") if get("ura_dora_indicators") is not None else ()
+    honba = get("honba", 0)
+    if type(honba) is not int:
+        honba = _int(data, "honba")
+    riichi_sticks = get("riichi_sticks", 0)
+    if type(riichi_sticks) is not int:
+        riichi_sticks = _int(data, "riichi_sticks")
+    context = build(
+        WinContext,
+        self_draw=self_draw,
+        seat_wind=seat_wind,
+        round_wind=round_wind,
+        dealer_streak=dealer_streak,
         discarder=discarder,
         events=events,
         dealer=dealer,
-        players=_int(data, "players", 4),
-        dora_indicators=_tiles(data, "dora_indicators"),
-        ura_dora_indicators=_tiles(data, "ura_dora_indicators"),
-        honba=_int(data, "honba"),
-        riichi_sticks=_int(data, "riichi_sticks"),
+        players=players,
+        dora_indicators=dora,
+        ura_dora_indicators=ura,
+        honba=honba,
+        riichi_sticks=riichi_sticks,
     )
     resolved = variant.resolve_rules(dict(rules))
-    hand = Hand(
+    hand = build(
+        Hand,
         concealed=concealed,
         win_tile=win_tile,
         melds=melds,
-        flowers=_tiles(data, "flowers"),
+        flowers=_tiles(data, "flowers") if get("flowers") is not None else (),
         context=context,
         rules=MappingProxyType(resolved),
     )
@@ -179,6 +250,6 @@ def score_json(data: Any, default_variant: str | None = None) -> dict[str, Any]:
         result = variant.score(hand).to_json()
     except TilescoreError as error:
         result = {"error": str(error)}
-    if isinstance(data, Mapping) and "id" in data:
+    if (type(data) is dict or isinstance(data, Mapping)) and "id" in data:
         result = {"id": data["id"], **result}
     return result

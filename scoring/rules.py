@@ -9,17 +9,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from scoring.errors import RuleOptionError
+from scoring.hand import build
 from scoring.result import ScoreItem
 
 View = TypeVar("View")
 
 
-@dataclass(frozen=True)
-class Hit:
-    """An item applies ``times`` times (a kong each, a flower each), for the reason ``why``."""
+class Hit(NamedTuple):
+    """An item applies ``times`` times (a kong each, a flower each), for the reason ``why``.
+
+    A named tuple: checks make one whenever an item applies, and a tuple is cheap to make.
+    """
 
     times: int
     why: str
@@ -61,10 +64,20 @@ def resolve_hits(
     """
     hits = [(item, hit) for item, hit in hits if hit.times > 0]
     superseded = {
-        code for item, _ in hits for code in item.supersedes if (item.code, code) not in waived
+        code
+        for item, _ in hits
+        if item.supersedes
+        for code in item.supersedes
+        if (item.code, code) not in waived
     }
     return [
-        ScoreItem(item.code, hit.name or item.name, item.value * hit.times, hit.why)
+        build(
+            ScoreItem,
+            code=item.code,
+            name=hit.name or item.name,
+            value=item.value * hit.times,
+            why=hit.why,
+        )
         for item, hit in hits
         if item.code not in superseded
     ]

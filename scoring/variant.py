@@ -14,8 +14,11 @@ from scoring.hand import SEATS, Event, Hand, Meld, MeldType, check_copies
 from scoring.notation import format_tiles
 from scoring.result import ScoreResult
 from scoring.rules import RuleOption, resolve_options
-from scoring.shapes import counts34
-from scoring.tiles import Tile, index34
+from scoring.shapes import all_plain, counts34, tile_index
+from scoring.tiles import FLOWERS, Tile, index34
+
+_FLOWER_IDS = frozenset(id(f) for f in FLOWERS)
+_CHI, _PON = MeldType.CHI, MeldType.PON
 
 
 class Variant:
@@ -35,11 +38,56 @@ class Variant:
         raise NotImplementedError
 
     def resolve_rules(self, given: dict[str, Any]) -> dict[str, Any]:
+        if not given:  # the usual hand: the defaults, worked out once
+            defaults = self.__dict__.get("_defaults")
+            if defaults is None:
+                defaults = self.__dict__["_defaults"] = resolve_options(self.options, {}, self.name)
+            return dict(defaults)
         return resolve_options(self.options, given, self.name)
 
     def check_hand(self, hand: Hand) -> None:
         """Raise a one-line ``HandError`` for a hand this variant cannot hold."""
-        for tile in hand.all_tiles:
+        melds = hand.melds
+        # The quick checks pass the usual hand (plain mahjong tiles, distinct flowers); anything
+        # else goes through the checks that name the problem.
+        plain = (
+            not self.uses_pieces
+            and hand.plain_counts is not None
+            and all(m.plain_indices is not None for m in melds)
+        )
+        tiles = hand.all_tiles
+        if not plain:
+            self._check_tiles(hand, tiles)
+        flowers = hand.flowers
+        if flowers and (
+            not self.uses_flowers
+            or not _FLOWER_IDS.issuperset(map(id, flowers))
+            or len(set(map(id, flowers))) != len(flowers)
+        ):
+            self._check_flowers(hand)
+        if not plain or _too_many_copies(hand):
+            check_copies(tiles)
+        for meld in melds:
+            self.check_meld(meld)
+        size = len(hand.concealed) + 3 * len(melds)
+        if size not in self.expected_sizes(hand):
+            raise HandError(
+                f"a {self.name} hand has {self.hand_size} tiles (concealed, winning tile included,"
+                f" plus 3 per meld), got {size}"
+            )
+        win = hand.win_tile
+        if win is None and self.needs_win_tile(hand):
+            raise HandError("win_tile is missing: name the tile that completed the hand")
+        if (
+            win is not None
+            and not (plain and all_plain((win,)) and hand.concealed_counts[tile_index(win)])
+            and win not in hand.concealed
+        ):
+            raise HandError(f"winning tile {win.code} is not among the concealed tiles")
+        self.check_context(hand)
+
+    def _check_tiles(self, hand: Hand, tiles: tuple[Tile, ...]) -> None:
+        for tile in tiles:
             if tile.is_flower:
                 raise HandError(f"flower {tile.code} is in the hand: list flowers separately")
             if tile.is_piece != self.uses_pieces:
@@ -48,6 +96,8 @@ class Variant:
                 )
             if tile.is_red_five and not self.allows_red_fives(hand):
                 raise HandError(f"red five {tile.code} is not used in {self.name}")
+
+    def _check_flowers(self, hand: Hand) -> None:
         if hand.flowers and not self.uses_flowers:
             raise HandError(f"{self.name} is played without flowers")
         for flower in hand.flowers:
@@ -56,20 +106,6 @@ class Variant:
         if len(set(hand.flowers)) != len(hand.flowers):
             twice = next(f for f in hand.flowers if hand.flowers.count(f) > 1)
             raise HandError(f"flower {twice.code} ({twice.name}) appears twice")
-        check_copies(hand.all_tiles)
-        for meld in hand.melds:
-            self.check_meld(meld)
-        size = len(hand.concealed) + 3 * len(hand.melds)
-        if size not in self.expected_sizes(hand):
-            raise HandError(
-                f"a {self.name} hand has {self.hand_size} tiles (concealed, winning tile included,"
-                f" plus 3 per meld), got {size}"
-            )
-        if hand.win_tile is None and self.needs_win_tile(hand):
-            raise HandError("win_tile is missing: name the tile that completed the hand")
-        if hand.win_tile is not None and hand.win_tile not in hand.concealed:
-            raise HandError(f"winning tile {hand.win_tile.code} is not among the concealed tiles")
-        self.check_context(hand)
 
     def expected_sizes(self, hand: Hand) -> tuple[int, ...]:
         return (self.hand_size,)
@@ -108,16 +144,27 @@ class Variant:
     def check_meld(self, meld: Meld) -> None:
         """A mahjong meld: chi = three in a row of one suit, pon = three alike, kongs = four alike."""
         tiles = meld.tiles
+        idx = meld.plain_indices
+        if idx is not None:
+            # The quick form of the checks below for plain tiles (the shared instances).
+            if meld.type is _CHI:
+                good = len(idx) == 3 and idx[2] < 27 and idx[0] // 9 == idx[2] // 9
+                good = good and idx == (idx[0], idx[0] + 1, idx[0] + 2)
+            else:
+                size = 3 if meld.type is _PON else 4
+                good = len(idx) == size and idx[0] == idx[-1]
+            if good and (meld.claimed_from is None or meld.claimed_from in SEATS):
+                return
         kind = meld.type.value
         if any(not t.is_suited and not t.is_honor for t in tiles):
             raise HandError(f"meld {kind}:{_codes(tiles)} holds a tile that cannot be melded")
         if meld.type is MeldType.CHI:
-            idx = sorted(index34(t) for t in tiles)
+            order = sorted(index34(t) for t in tiles)
             if (
                 len(tiles) != 3
                 or not all(t.is_suited for t in tiles)
                 or len({t.suit for t in tiles}) != 1
-                or idx != [idx[0], idx[0] + 1, idx[0] + 2]
+                or order != [order[0], order[0] + 1, order[0] + 2]
             ):
                 raise HandError(f"meld chi:{_codes(tiles)} is not three in a row of one suit")
             return
@@ -126,6 +173,18 @@ class Variant:
             raise HandError(f"meld {kind}:{_codes(tiles)} is not {size} identical tiles")
         if meld.claimed_from is not None and meld.claimed_from not in SEATS:
             raise HandError(f"meld {kind}:{_codes(tiles)} claimed from {meld.claimed_from!r}")
+
+
+def _too_many_copies(hand: Hand) -> bool:
+    """Whether a hand of plain tiles holds more than four of a kind (melds included)."""
+    counts = hand.concealed_counts
+    if hand.melds:
+        held = list(counts)
+        for meld in hand.melds:
+            for index in meld.plain_indices or ():
+                held[index] += 1
+        return max(held) > 4
+    return max(counts) > 4
 
 
 def _codes(tiles: tuple[Tile, ...]) -> str:

@@ -26,7 +26,7 @@ from functools import cache
 from typing import Any
 
 from scoring.errors import HandError
-from scoring.hand import Event, Hand
+from scoring.hand import Event, Hand, build
 from scoring.result import ScoreItem, ScoreResult
 from scoring.rules import RuleOption
 from scoring.tiles import tile34
@@ -131,46 +131,56 @@ class Mingjiang(Variant):
         ctx = hand.context
         rules = hand.rules
         out = seats_out(rules, ctx.seat_wind)
-        if ctx.has(Event.FALSE_WIN):
+        events = ctx.events
+        if events and Event.FALSE_WIN in events:
             return self._false_win(hand, "詐糊 declared (false_win)", "")
         facts = HandFacts(hand)
         found = views(facts)
         if not found:
             return self._not_winning(hand)
         skip = waived(rules)
-        per_hand = check_items(hand_items(found[0]), found[0])
-        best: tuple[int, int, MingjiangView, Hits] | None = None
-        for view in found:
-            kept = resolve(per_hand + check_items(reading_items(view.holds), view), skip)
+        first = found[0]
+        per_hand = check_items(hand_items(first), first)
+        if len(found) == 1:
+            kept = resolve(per_hand + check_items(reading_items(first.holds), first), skip)
+            view = first
             counted, raw = _tally(kept)
-            # The first of equal readings wins: readings come in a fixed order (shape, then
-            # sorted sets), so the result never depends on the order the tiles were typed in.
-            if best is None or (counted, raw) > best[:2]:
-                best = (counted, raw, view, kept)
-        assert best is not None
-        counted, raw, view, kept = best
-        items = _items(kept)
+        else:
+            best: tuple[int, int, MingjiangView, Hits] | None = None
+            for reading in found:
+                hits = resolve(per_hand + check_items(reading_items(reading.holds), reading), skip)
+                fan, plain = _tally(hits)
+                # The first of equal readings wins: readings come in a fixed order (shape, then
+                # sorted sets), so the result never depends on the order the tiles were typed in.
+                if best is None or (fan, plain) > best[:2]:
+                    best = (fan, plain, reading, hits)
+            assert best is not None
+            counted, raw, view, kept = best
         decomposition = describe(view)
-        furiten = ctx.has(Event.FURITEN) and (not ctx.self_draw or rules["furiten_self_draw"])
+        furiten = (
+            events and Event.FURITEN in events and (not ctx.self_draw or rules["furiten_self_draw"])
+        )
         if counted == 0 or furiten:
             why = "振聽: won on a tile the winner had discarded" if furiten else "0 番"
             if rules["chicken_hand"] == "false_win":
                 return self._false_win(hand, f"雞糊 ({why}) under 方案二", decomposition)
             return self._chicken(hand, why, counted, out, decomposition)
-        limits = [i.name for i in items if i.code in LIMIT_CODES]
+        items = _items(kept)
         extra: dict[str, Any] = {"base_points": base_points(counted)}
+        limits = [i.name for i in items if i.code in LIMIT_CODES]
         if limits:
             extra["limit"] = "、".join(limits)
             extra["ends_game"] = True
         elif raw > LIMIT_FAN:
             extra["fan_uncapped"] = raw
-        return ScoreResult(
+        return build(
+            ScoreResult,
             variant=self.name,
             winning=True,
             total=counted,
             unit=self.unit,
-            items=tuple(items),
-            payments=tuple(win_payments(ctx, counted, rules, out)),
+            items=items,
+            payments=win_payments(ctx, counted, rules, out),
             decomposition=decomposition,
             extra=extra,
         )
@@ -245,21 +255,24 @@ def _tally(kept: Hits) -> tuple[int, int]:
     return min(raw, LIMIT_FAN), raw
 
 
-def _items(kept: Hits) -> list[ScoreItem]:
+def _items(kept: Hits) -> tuple[ScoreItem, ...]:
     """The scored items: a second 例牌 shows 0 (十番爆棚 is the most); 最少N番 adds the shortfall."""
     items: list[ScoreItem] = []
     limit_seen = False
     minimum = 0
+    total = 0
     for item, hit in kept:
+        code = item.code
         value = item.value * hit.times
         why = hit.why
-        if item.code in LIMIT_CODES:
+        if code in LIMIT_CODES:
             if limit_seen:
                 value, why = 0, f"{why} (十番爆棚 already)"
             limit_seen = True
-        minimum = max(minimum, MINIMUMS.get(item.code, 0))
-        items.append(ScoreItem(item.code, hit.name or item.name, value, why))
-    total = sum(i.value for i in items)
+        elif code in MINIMUMS:
+            minimum = max(minimum, MINIMUMS[code])
+        total += value
+        items.append(build(ScoreItem, code=code, name=hit.name or item.name, value=value, why=why))
     if total < minimum:
         items.append(
             ScoreItem(
@@ -269,7 +282,7 @@ def _items(kept: Hits) -> list[ScoreItem]:
                 f"the hand counts at least {minimum} 番",
             )
         )
-    return items
+    return tuple(items)
 
 
 def describe(view: MingjiangView) -> str:

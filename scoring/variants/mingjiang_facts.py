@@ -9,14 +9,17 @@ per group cost more than every check together.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from functools import cache
 from itertools import product
 from typing import Any
 
 from scoring.hand import Hand, MeldType, WinContext
+from scoring.shapes import tile_index
 from scoring.tiles import MAHJONG_TILES, Tile, index34
 
 SEQUENCE, TRIPLET, KONG, PAIR = 0, 1, 2, 3
+_CHI, _PON, _CONCEALED_KONG = MeldType.CHI, MeldType.PON, MeldType.CONCEALED_KONG
 # A group: (kind, index of its lowest tile, concealed). Triplets and kongs share "triplet-like".
 Group = tuple[int, int, bool]
 
@@ -107,51 +110,62 @@ class HandFacts:
 
     def __init__(self, hand: Hand) -> None:
         self.hand = hand
-        self.ctx: WinContext = hand.context
+        ctx = hand.context
+        self.ctx: WinContext = ctx
         self.rules: Any = hand.rules
-        self.self_draw = hand.context.self_draw
-        concealed_counts = [0] * 34
-        for i in tile_indices(hand.concealed):
-            concealed_counts[i] += 1
+        self.self_draw = ctx.self_draw
+        # The hand worked these out while it was checked (plain tiles, shared instances).
+        concealed_counts = hand.concealed_counts
         self.concealed_counts = concealed_counts
-        counts = concealed_counts[:]
         meld_groups: list[Group] = []
         kongs = concealed_kongs = 0
         concealed = True
-        for meld in hand.melds:
-            indices = tile_indices(meld.tiles)
-            for i in indices:
-                counts[i] += 1
-            first = min(indices)
-            kind = meld.type
-            if kind is MeldType.CHI:
-                meld_groups.append((SEQUENCE, first, False))
-                concealed = False
-            elif kind is MeldType.PON:
-                meld_groups.append((TRIPLET, first, False))
-                concealed = False
-            else:
-                kongs += 1
-                hidden = kind is MeldType.CONCEALED_KONG
-                concealed_kongs += hidden
-                concealed = concealed and hidden
-                meld_groups.append((KONG, first, hidden))
-        self.counts = counts
+        if hand.melds:
+            counts = list(concealed_counts)
+            for meld in hand.melds:
+                indices = meld.plain_indices
+                if indices is None:
+                    indices = tuple(sorted(tile_indices(meld.tiles)))
+                for i in indices:
+                    counts[i] += 1
+                first = indices[0]
+                kind = meld.type
+                if kind is _CHI:
+                    meld_groups.append((SEQUENCE, first, False))
+                    concealed = False
+                elif kind is _PON:
+                    meld_groups.append((TRIPLET, first, False))
+                    concealed = False
+                else:
+                    kongs += 1
+                    hidden = kind is _CONCEALED_KONG
+                    concealed_kongs += hidden
+                    concealed = concealed and hidden
+                    meld_groups.append((KONG, first, hidden))
+            held: Sequence[int] = counts
+        else:
+            held = concealed_counts
+        self.counts = held
         self.meld_groups = tuple(meld_groups)
         self.kongs = kongs
         self.concealed_kongs = concealed_kongs
         self.concealed = concealed
-        held = frozenset(i for i in range(34) if counts[i])
-        self.suits = frozenset(i // 9 for i in held - _HONOURS)
-        self.honours = not held.isdisjoint(_HONOURS)
-        self.winds = not held.isdisjoint(WINDS)
-        self.dragons = not held.isdisjoint(DRAGONS)
-        self.all_ends = held <= ENDS
-        self.all_simples = held.isdisjoint(ENDS)
-        self.all_honours = held <= _HONOURS
-        self.all_terminals = held <= TERMINALS
-        self.fours = tuple(i for i in held if counts[i] == 4)
-        self.win_index = None if hand.win_tile is None else tile_indices((hand.win_tile,))[0]
+        self.suits = tuple(s for s in range(3) if any(held[9 * s : 9 * s + 9]))
+        winds = any(held[27:31])
+        dragons = any(held[31:34])
+        self.winds = winds
+        self.dragons = dragons
+        self.honours = winds or dragons
+        ends = held[0] + held[8] + held[9] + held[17] + held[18] + held[26]
+        honours = sum(held[27:34])
+        total = sum(held)
+        self.all_terminals = ends == total
+        self.all_honours = honours == total
+        self.all_ends = ends + honours == total
+        self.all_simples = ends + honours == 0
+        self.fours = tuple(i for i, c in enumerate(held) if c == 4) if 4 in held else ()
+        win = hand.win_tile
+        self.win_index = None if win is None else tile_index(win)
 
 
 class MingjiangView:
@@ -272,9 +286,9 @@ def views(facts: HandFacts) -> list[MingjiangView]:
     counts = facts.concealed_counts
     melds = facts.meld_groups
     if not melds:
-        if is_thirteen_orphans(counts):
+        if is_thirteen_orphans(list(counts)):
             found.append(MingjiangView(facts, Shape.THIRTEEN_ORPHANS))
-        if is_seven_pairs(counts):
+        if is_seven_pairs(list(counts)):
             found.append(MingjiangView(facts, Shape.SEVEN_PAIRS))
     per_suit = []
     for start, stop, honours in _SLICES:

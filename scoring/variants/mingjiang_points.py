@@ -16,10 +16,11 @@ The dealer sits East.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from scoring.errors import HandError
-from scoring.hand import SEATS, WinContext
+from scoring.hand import SEATS, WinContext, build
 from scoring.result import Payment
 
 LIMIT_FAN = 10
@@ -39,40 +40,52 @@ def base_points(fan: int) -> int:
 
 def seats_out(rules: Mapping[str, Any], winner: str) -> tuple[str, ...]:
     """The seats the ``seats_out`` option names, checked: E S W N, not the winner, no repeats."""
-    text = rules["seats_out"].replace(",", "").replace(" ", "").upper()
+    return _seats_out(rules["seats_out"], winner)
+
+
+@cache
+def _seats_out(given: str, winner: str) -> tuple[str, ...]:
+    text = given.replace(",", "").replace(" ", "").upper()
     for seat in text:
         if seat not in SEATS:
-            raise HandError(f"seats_out {rules['seats_out']!r}: {seat!r} is not one of E S W N")
+            raise HandError(f"seats_out {given!r}: {seat!r} is not one of E S W N")
     if winner in text:
-        raise HandError(f"seats_out {rules['seats_out']!r} names the winner's own seat {winner}")
+        raise HandError(f"seats_out {given!r} names the winner's own seat {winner}")
     if len(set(text)) != len(text) or len(text) > 2:
-        raise HandError(f"seats_out {rules['seats_out']!r}: at most two different seats")
+        raise HandError(f"seats_out {given!r}: at most two different seats")
     return tuple(text)
 
 
 def win_payments(
     ctx: WinContext, fan: int, rules: Mapping[str, Any], out: tuple[str, ...]
-) -> list[Payment]:
+) -> tuple[Payment, ...]:
     """Who pays the winner, per 授受法. A discard win with no discarder named pays nothing here."""
     winner = ctx.seat_wind
-    extra = 1 if rules["dealer_extra_fan"] else 0
-
-    def share(payer: str, times: int) -> Payment:
-        dealer_involved = DEALER in (payer, winner)
-        return Payment(payer, winner, times * base_points(fan + extra * dealer_involved))
-
     if not ctx.self_draw:
-        if ctx.discarder is None:
-            return []
-        if ctx.discarder in out:
+        payer = ctx.discarder
+        if payer is None:
+            return ()
+        if payer in out:
             raise HandError(
-                f"discarder {ctx.discarder} already won a 雞糊 this hand: its discards cannot be won"
+                f"discarder {payer} already won a 雞糊 this hand: its discards cannot be won"
             )
-        return [share(ctx.discarder, 4 if DEALER in (winner, ctx.discarder) else 3)]
-    payers = [s for s in SEATS if s != winner and s not in out]
-    if winner == DEALER:
-        return [share(p, 2) for p in payers]
-    return [share(p, 2 if p == DEALER else 1) for p in payers]
+        shares: tuple[tuple[str, int], ...] = ((payer, 4 if DEALER in (winner, payer) else 3),)
+    elif winner == DEALER:
+        shares = tuple((p, 2) for p in SEATS if p != winner and p not in out)
+    else:
+        shares = tuple((p, 2 if p == DEALER else 1) for p in SEATS if p != winner and p not in out)
+    base = base_points(fan)
+    # 莊家收支多一番 (option): a share the dealer pays or takes counts one 番 more.
+    dealer_base = base_points(fan + 1) if rules["dealer_extra_fan"] else base
+    return tuple(
+        build(
+            Payment,
+            payer=payer,
+            payee=winner,
+            amount=times * (dealer_base if DEALER in (payer, winner) else base),
+        )
+        for payer, times in shares
+    )
 
 
 def false_win_payments(offender: str) -> list[Payment]:

@@ -5,9 +5,9 @@ Implements ``shared/rules/004``. The yaku, 符 and points come from the library 
 into our result: items named as 004 names them (``riichi_names``), ``han``, ``fu``, ``limit`` and
 who pays (``riichi_points``). docs/variants/riichi.md explains the readings:
 
-1. A complete hand with no yaku is ``winning: false`` (一翻起胡; 懸賞 do not count), like a shape that
-   is not a winning hand; events the hand cannot have (立直 with an open hand, 一發 without 立直,
-   嶺上開花 without a kong ...) are one-line errors.
+1. What the library refuses is a one-line error: a complete hand with no yaku (一翻起胡; 懸賞 do not
+   count), tiles that are not a winning hand, and events the hand cannot have (立直 with an open
+   hand, 一發 without 立直, 嶺上開花 without a kong ...; most are caught before the library runs).
 2. 赤懸賞 only with the rule option ``red_fives``; without it a red five is an error.
 3. 流局滿貫 (event ``nagashi_mangan``) is given without tiles and paid as a self-drawn 滿貫; it is a
    draw, so 本場 and 供託 are not paid with it.
@@ -61,11 +61,14 @@ OPTIONS = (
 MAX_INDICATORS = 5
 """懸賞 indicators: the first, and one more for each of at most four kongs (每槓一次多開一張)."""
 
-NOT_WINNING = "the tiles do not form four sets and a pair, 七對子 or 國士無雙"
+NOT_WINNING = "not a winning hand: the tiles do not form four sets and a pair, 七對子 or 國士無雙"
 NO_YAKU = "no yaku: 004 is 一翻起胡 and 懸賞 do not count toward it"
 
-# Library refusals that our checks normally catch first; kept so a refusal is never silent.
+# The library's refusals as our one-line errors. Beyond the first two, our checks normally catch
+# them first; they are kept so that a refusal is never silent.
 LIBRARY_ERRORS = {
+    HandCalculator.ERR_HAND_NOT_WINNING: NOT_WINNING,
+    HandCalculator.ERR_NO_YAKU: NO_YAKU,
     HandCalculator.ERR_NO_WINNING_TILE: "the winning tile is not in the hand",
     HandCalculator.ERR_OPEN_HAND_RIICHI: "riichi needs a concealed hand",
     HandCalculator.ERR_OPEN_HAND_DABURI: "double_riichi needs a concealed hand",
@@ -105,7 +108,7 @@ class Riichi(Variant):
                     )
         super().check_hand(hand)
         if red:
-            plain_fives = Counter(t for t in hand.all_tiles if t.number == 5)
+            plain_fives = Counter(t for t in hand.all_tiles if t.number == 5 and t.is_suited)
             for five, count in plain_fives.items():
                 if count == 4:
                     raise HandError(
@@ -219,19 +222,13 @@ class Riichi(Variant):
     # --- scoring ------------------------------------------------------------------------------
 
     def score(self, hand: Hand) -> ScoreResult:
-        if Event.NAGASHI_MANGAN in hand.context.events:
+        events = hand.context.events
+        if events and Event.NAGASHI_MANGAN in events:
             return self._nagashi(hand)
-        response = library_call(hand, self.allows_red_fives(hand)).run()
+        response = library_call(hand, bool(hand.rules.get("red_fives", False))).run()
         if response.error is not None:
-            return self._refused(response.error)
+            raise HandError(refusal(response.error))
         return self._result(hand, response)
-
-    def _refused(self, error: str) -> ScoreResult:
-        if error == HandCalculator.ERR_HAND_NOT_WINNING:
-            return self._not_winning(NOT_WINNING)
-        if error == HandCalculator.ERR_NO_YAKU:
-            return self._not_winning(NO_YAKU)
-        raise HandError(LIBRARY_ERRORS.get(error, f"the hand cannot be scored: {error}"))
 
     def _result(self, hand: Hand, response: HandResponse) -> ScoreResult:
         cost = response.cost
@@ -242,7 +239,7 @@ class Riichi(Variant):
         for yaku in response.yaku:
             row = YAKU_NAMES[yaku.yaku_id]
             value = yaku.han_open if is_open and yaku.han_open else yaku.han_closed
-            items.append(ScoreItem(row.code, row.name, value, _why(row.detail, yaku, value)))
+            items.append(ScoreItem(row.code, row.name, value, _why(row.why, yaku, value)))
         payout, payments = points(hand, cost, hand.context.self_draw)
         fu = response.fu or None
         extra: dict[str, Any] = {
@@ -268,11 +265,12 @@ class Riichi(Variant):
         cost = response.cost
         assert cost is not None and response.han is not None
         payout, payments = points(hand, cost, self_draw=True)
+        row = YAKU_NAMES[10]
         item = ScoreItem(
-            "nagashi_mangan",
-            YAKU_NAMES[10].name,
+            row.code,
+            row.name,
             response.han,
-            "paid as a self-drawn 滿貫; a draw, so 本場 and 供託 are not paid",
+            f"{row.why}: paid as a self-drawn 滿貫; a draw, so 本場 and 供託 are not paid",
         )
         return ScoreResult(
             variant=self.name,
@@ -291,36 +289,22 @@ class Riichi(Variant):
             },
         )
 
-    def _not_winning(self, reason: str) -> ScoreResult:
-        return ScoreResult(
-            variant=self.name,
-            winning=False,
-            total=0,
-            unit=self.unit,
-            items=(),
-            payments=(),
-            decomposition="",
-            extra={
-                "reason": reason,
-                "han": 0,
-                "fu": None,
-                "fu_details": [],
-                "limit": None,
-                "points": None,
-            },
-        )
+
+def refusal(error: str) -> str:
+    """The library's refusal as our one-line error."""
+    return LIBRARY_ERRORS.get(error, f"the hand cannot be scored: {error}")
 
 
-def _why(detail: str, yaku: Any, value: int) -> str:
-    if detail:
-        return detail
-    if yaku.is_yakuman:
-        return "役滿" if value == 13 else f"{value // 13}倍役滿"
+def _why(reason: str, yaku: Any, value: int) -> str:
+    """The row's reason, and what sets the value: a count of 懸賞, 役滿, one 翻 less when open."""
     if yaku.yaku_id >= 120:
-        return f"{value} 張"
+        return f"{value} 張: {reason}"
+    if yaku.is_yakuman:
+        level = {13: "役滿", 26: "雙役滿"}.get(value, f"{value // 13}倍役滿")
+        return f"{reason} ({level})"
     if yaku.han_open and yaku.han_open < yaku.han_closed and value == yaku.han_open:
-        return "鳴牌 (open hand): one 翻 less"
-    return ""
+        return f"{reason} (鳴牌: one 翻 less open)"
+    return reason
 
 
 def _fu_details(response: HandResponse) -> list[dict[str, Any]]:

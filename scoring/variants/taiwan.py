@@ -33,21 +33,40 @@ from functools import cache
 from typing import Any
 
 from scoring.errors import HandError
-from scoring.hand import SEATS, Event, Hand, WinContext
-from scoring.notation import sort_tiles
+from scoring.hand import SEATS, Event, Hand, MeldType, WinContext, build
 from scoring.reading import Reading, WaitShape, hand_waits, standard_readings
 from scoring.result import Payment, ScoreItem, ScoreResult
 from scoring.rules import Hit, RuleItem, RuleOption, resolve_hits
-from scoring.tiles import SUIT_NAMES, Suit, Tile, wind_tile
+from scoring.shapes import tile_index
+from scoring.tiles import (
+    ALL_TILES,
+    MAHJONG_TILES,
+    NUMBERED_SUITS,
+    SUIT_NAMES,
+    Suit,
+    Tile,
+    tile_from_code,
+    wind_tile,
+)
 from scoring.variant import Variant
 
 SETS = 5
 HAND_SIZE = 17
 DEALER_SEAT = "E"
-WHITE, GREEN, RED = Tile(Suit.HONOR, 5), Tile(Suit.HONOR, 6), Tile(Suit.HONOR, 7)
+WHITE, GREEN, RED = tile_from_code("5z"), tile_from_code("6z"), tile_from_code("7z")
 SEASONS = tuple(Tile(Suit.FLOWER, n) for n in range(1, 5))
 PLANTS = tuple(Tile(Suit.FLOWER, n) for n in range(5, 9))
-WIND_TILES = {seat: wind_tile(seat) for seat in SEATS}
+WIND_TILES = {seat: tile_from_code(wind_tile(seat).code) for seat in SEATS}
+_NAMES = {id(t): t.name for t in ALL_TILES}
+
+
+def _name(tile: Tile) -> str:
+    """``tile.name``, looked up for the shared tile instances."""
+    return _NAMES.get(id(tile)) or tile.name
+
+
+_WIND_INDICES = frozenset(range(27, 31))
+_DRAGON_INDICES = frozenset(range(31, 34))
 _WAIT_NAMES = {WaitShape.EDGE: "邊張", WaitShape.CLOSED: "崁張", WaitShape.SINGLE: "單吊"}
 
 OPTIONS = (
@@ -101,17 +120,30 @@ EVENTS = frozenset(
     }
 )
 _FLOWER_WINS = frozenset({Event.EIGHT_FLOWERS, Event.SEVEN_FLOWERS_ROB})
+_EIGHT_FLOWERS = Event.EIGHT_FLOWERS
+_CONCEALED_KONG = MeldType.CONCEALED_KONG
+_OPEN_KONGS = frozenset({MeldType.KONG, MeldType.ADDED_KONG})
 _SPECIAL_WINS = (Event.HEAVENLY_WIN, Event.EARTHLY_WIN, Event.HUMAN_WIN)
 
 
 # Facts a hand may have. An item names those it cannot apply without, so the scorer skips it on
-# hands without them (most hands have no event, flower, meld or honour); the check still holds
-# the item's whole condition, and skipping never changes a result (a property test checks this).
-HAND = "hand"  # the tiles form five sets and a pair (a bare flower win's may not)
-ANY_EVENT = "event"  # any event at all
-FLOWERS = "flowers"
-MELDS = "melds"
-HONOURS = "honours"
+# hands without them (most hands have no event, no kong, few flowers and no honour triplet); the
+# check still holds the item's whole condition, and skipping never changes a result. Each is one
+# bit, so a hand's facts are one int and an item's needs a mask.
+HAND = 1  # the tiles form five sets and a pair (a bare flower win's may not)
+ANY_EVENT = 2  # any event at all
+FLOWERS = 4
+MELDS = 8
+HONOURS = 16
+SELF_DRAW = 1 << 5  # self-drawn, or 八仙過海 (視同自摸)
+CONCEALED = 1 << 6  # no chi, pon or open kong (門清)
+DEALER = 1 << 7  # the winner deals
+KONGS = 1 << 8  # a kong among the melds
+FOUR_FLOWERS = 1 << 9  # four or more flowers
+WIND_TRIPLETS = 1 << 10  # three or more of some wind (melds included): a wind triplet may be read
+DRAGON_TRIPLETS = 1 << 11  # the same for a dragon
+CONCEALED_TRIPLETS = 1 << 12  # three or more kinds could be concealed triplets (暗槓 included)
+MANY_TRIPLETS = 1 << 13  # five kinds held three or more times: every set could be a triplet
 
 
 @dataclass(slots=True)
@@ -123,10 +155,11 @@ class TaiwanView:
     """
 
     hand: Hand
+    ctx: WinContext
     rules: Mapping[str, Any]
     reading: Reading | None
-    facts: frozenset[str]
-    """Which of HAND ANY_EVENT FLOWERS MELDS HONOURS the hand has."""
+    facts: int
+    """Which of HAND ANY_EVENT FLOWERS MELDS HONOURS the hand has (their bits)."""
     self_draw: bool
     """Self-drawn, or 八仙過海 declared (視同自摸)."""
     concealed: bool
@@ -139,47 +172,68 @@ class TaiwanView:
     flower_sets: tuple[tuple[Tile, ...], ...]
     """Complete sets of four flowers held (四季 春夏秋冬, 四君子 梅蘭菊竹)."""
 
-    @property
-    def ctx(self) -> WinContext:
-        return self.hand.context
-
     @classmethod
     def of(cls, hand: Hand, readings: list[Reading]) -> TaiwanView:
-        # Every reading covers the same tiles, so the first one's groups give suits and honours.
-        firsts = [g.first for g in readings[0].groups] if readings else []
-        has_honors = any(t.is_honor for t in firsts)
         melds = hand.melds
         ctx = hand.context
-        present = (
-            (HAND, bool(readings)),
-            (ANY_EVENT, bool(ctx.events)),
-            (FLOWERS, bool(hand.flowers)),
-            (MELDS, bool(melds)),
-            (HONOURS, has_honors),
+        concealed_kongs = sum(1 for m in melds if m.type is _CONCEALED_KONG)
+        open_melds = len(melds) - concealed_kongs
+        open_kongs = sum(1 for m in melds if m.type in _OPEN_KONGS)
+        self_draw = ctx.self_draw or (bool(ctx.events) and _EIGHT_FLOWERS in ctx.events)
+        facts = (
+            (ANY_EVENT if ctx.events else 0)
+            | (FLOWERS if hand.flowers else 0)
+            | (FOUR_FLOWERS if len(hand.flowers) >= 4 else 0)
+            | (MELDS if melds else 0)
+            | (KONGS if open_kongs or concealed_kongs else 0)
+            | (SELF_DRAW if self_draw else 0)
+            | (CONCEALED if not open_melds else 0)
+            | (DEALER if ctx.is_dealer else 0)
         )
+        suits: tuple[Suit, ...] = ()
+        has_honors = False
+        if readings:
+            # Suits and honours of the tiles a reading covers (melds included), and which
+            # triplets any reading could hold.
+            shared = readings[0].shared
+            man, pin, sou, has_honors = shared.suits_used
+            suits = _SUITS_USED[man, pin, sou]
+            kinds = shared.triplet_kinds
+            facts |= (
+                HAND
+                | (HONOURS if has_honors else 0)
+                | (WIND_TRIPLETS if kinds & _WIND_KINDS else 0)
+                | (DRAGON_TRIPLETS if kinds & _DRAGON_KINDS else 0)
+                | (CONCEALED_TRIPLETS if shared.concealed_triplet_kinds >= 3 else 0)
+                | (MANY_TRIPLETS if kinds.bit_count() >= SETS else 0)
+            )
         return cls(
-            hand=hand,
-            rules=hand.rules,
-            reading=readings[0] if readings else None,
-            facts=frozenset(name for name, held in present if held),
-            self_draw=ctx.self_draw or Event.EIGHT_FLOWERS in ctx.events,
-            concealed=hand.is_concealed,
-            open_melds=sum(1 for m in melds if m.is_open),
-            concealed_kongs=sum(1 for m in melds if m.is_kong and not m.is_open),
-            open_kongs=sum(1 for m in melds if m.is_kong and m.is_open),
-            suits=_suits_of(firsts),
-            has_honors=has_honors,
-            flower_sets=_complete_flower_sets(hand.flowers),
+            hand,
+            ctx,
+            hand.rules,
+            readings[0] if readings else None,
+            facts,
+            self_draw,
+            not open_melds,
+            open_melds,
+            concealed_kongs,
+            open_kongs,
+            suits,
+            has_honors,
+            _complete_flower_sets(hand.flowers),
         )
 
 
-def _suits_of(tiles: list[Tile]) -> tuple[Suit, ...]:
-    # A list, not a set: Suit members compare by identity, and hashing an Enum is slow Python.
-    suits: list[Suit] = []
-    for tile in tiles:
-        if tile.is_suited and tile.suit not in suits:
-            suits.append(tile.suit)
-    return tuple(suits)
+_SUITS_USED = {
+    (man, pin, sou): tuple(
+        suit for suit, used in zip(NUMBERED_SUITS, (man, pin, sou), strict=True) if used
+    )
+    for man in (False, True)
+    for pin in (False, True)
+    for sou in (False, True)
+}
+_WIND_KINDS = 0b1111 << 27
+_DRAGON_KINDS = 0b111 << 31
 
 
 def _complete_flower_sets(flowers: tuple[Tile, ...]) -> tuple[tuple[Tile, ...], ...]:
@@ -196,23 +250,23 @@ ReadingTest = Callable[[TaiwanView, Reading], Hit | None]
 class HandCheck:
     """An item's check on the hand as a whole, with the facts it cannot apply without."""
 
-    def __init__(self, test: HandTest, *requires: str) -> None:
+    def __init__(self, test: HandTest, *requires: int) -> None:
         self.test = test
-        self.requires = frozenset(requires)
+        self.requires = sum(set(requires))
 
     def __call__(self, v: TaiwanView) -> Hit | None:
-        return self.test(v) if self.requires <= v.facts else None
+        return self.test(v) if self.requires & ~v.facts == 0 else None
 
 
 class ReadingCheck:
     """An item's check on one reading (its groups, its wait): run once per reading."""
 
-    def __init__(self, test: ReadingTest, *requires: str) -> None:
+    def __init__(self, test: ReadingTest, *requires: int) -> None:
         self.test = test
-        self.requires = frozenset((HAND, *requires))
+        self.requires = sum({HAND, *requires})
 
     def __call__(self, v: TaiwanView) -> Hit | None:
-        if v.reading is None or not self.requires <= v.facts:
+        if v.reading is None or self.requires & ~v.facts:
             return None
         return self.test(v, v.reading)
 
@@ -245,7 +299,7 @@ def _big_four_winds(v: TaiwanView, r: Reading) -> Hit | None:
 
 
 def _small_four_winds(v: TaiwanView, r: Reading) -> Hit | None:
-    if v.has_honors and r.wind_triplets == 3 and r.pair is not None and r.pair.first.is_wind:
+    if v.has_honors and r.wind_triplets == 3 and r.pair_index in _WIND_INDICES:
         return Hit(1, "three wind triplets and a wind pair")
     return None
 
@@ -257,7 +311,7 @@ def _big_three_dragons(v: TaiwanView, r: Reading) -> Hit | None:
 
 
 def _small_three_dragons(v: TaiwanView, r: Reading) -> Hit | None:
-    if v.has_honors and r.dragon_triplets == 2 and r.pair is not None and r.pair.first.is_dragon:
+    if v.has_honors and r.dragon_triplets == 2 and r.pair_index in _DRAGON_INDICES:
         return Hit(1, "two dragon triplets and a dragon pair")
     return None
 
@@ -399,7 +453,7 @@ def _single_wait(v: TaiwanView, r: Reading) -> Hit | None:
         if len(r.waits) != 1:
             return None
         only = next(iter(r.waits))
-        return Hit(1, f"waited on {only.code} ({only.name}) alone", _WAIT_NAMES.get(r.wait))
+        return Hit(1, f"waited on {only.code} ({_name(only)}) alone", _WAIT_NAMES.get(r.wait))
     if r.wait in _WAIT_NAMES:
         return Hit(1, f"won in a {_WAIT_NAMES[r.wait]} wait", _WAIT_NAMES[r.wait])
     return None
@@ -410,7 +464,7 @@ def _single_wait(v: TaiwanView, r: Reading) -> Hit | None:
 
 def _has_triplet_of(v: TaiwanView, r: Reading, tile: Tile) -> bool:
     # Most hands hold no honour at all: answer those without looking at the groups.
-    return v.has_honors and tile in r.triplet_tiles
+    return v.has_honors and r.has_triplet(tile_index(tile))
 
 
 def _wind_triplet(round_or_seat: str) -> ReadingTest:
@@ -418,7 +472,7 @@ def _wind_triplet(round_or_seat: str) -> ReadingTest:
         wind = v.ctx.round_wind if round_or_seat == "round" else v.ctx.seat_wind
         tile = WIND_TILES[wind]
         if _has_triplet_of(v, r, tile):
-            return Hit(1, f"triplet of {tile.name}, the {round_or_seat} wind")
+            return Hit(1, f"triplet of {_name(tile)}, the {round_or_seat} wind")
         return None
 
     return check
@@ -426,7 +480,7 @@ def _wind_triplet(round_or_seat: str) -> ReadingTest:
 
 def _dragon_triplet(tile: Tile) -> ReadingTest:
     def check(v: TaiwanView, r: Reading) -> Hit | None:
-        return Hit(1, f"triplet of {tile.name}") if _has_triplet_of(v, r, tile) else None
+        return Hit(1, f"triplet of {_name(tile)}") if _has_triplet_of(v, r, tile) else None
 
     return check
 
@@ -482,7 +536,8 @@ def _seat_flower(v: TaiwanView) -> Hit | None:
     seat = SEATS.index(v.ctx.seat_wind) + 1
     own = [f for f in _loose_flowers(v) if f.number in (seat, seat + 4)]
     if own:
-        return Hit(len(own), f"{' '.join(f.name for f in own)}: seat {v.ctx.seat_wind}'s flower")
+        names = " ".join(_name(f) for f in own)
+        return Hit(len(own), f"{names}: seat {v.ctx.seat_wind}'s flower")
     return None
 
 
@@ -545,7 +600,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "大四喜",
         16,
         "東南西北四組刻子（001：不計風刻台）",
-        ReadingCheck(_big_four_winds, HONOURS),
+        ReadingCheck(_big_four_winds, HONOURS, WIND_TRIPLETS),
         ("small_four_winds", "round_wind", "seat_wind", "any_wind"),
     ),
     RuleItem(
@@ -569,7 +624,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "大三元",
         8,
         "中、發、白三組刻子（001：不計三元刻）",
-        ReadingCheck(_big_three_dragons, HONOURS),
+        ReadingCheck(_big_three_dragons, HONOURS, DRAGON_TRIPLETS),
         ("small_three_dragons", "red_dragon", "green_dragon", "white_dragon"),
     ),
     RuleItem(
@@ -577,7 +632,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "小四喜",
         8,
         "東南西北其中三組刻子 + 一組做將",
-        ReadingCheck(_small_four_winds, HONOURS),
+        ReadingCheck(_small_four_winds, HONOURS, WIND_TRIPLETS),
     ),
     RuleItem(
         "heavenly_ready",
@@ -592,7 +647,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "五暗刻",
         8,
         "門清，五組刻子都是自己摸的",
-        ReadingCheck(_n_concealed(5)),
+        ReadingCheck(_n_concealed(5), CONCEALED_TRIPLETS),
     ),
     # 中牌型 4~5台
     RuleItem(
@@ -602,13 +657,19 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "只有一種數牌 + 字牌",
         HandCheck(_half_flush, HAND, HONOURS),
     ),
-    RuleItem("all_triplets", "碰碰胡", 4, "全部是刻子，無順子", ReadingCheck(_all_triplets)),
+    RuleItem(
+        "all_triplets",
+        "碰碰胡",
+        4,
+        "全部是刻子，無順子",
+        ReadingCheck(_all_triplets, MANY_TRIPLETS),
+    ),
     RuleItem(
         "small_three_dragons",
         "小三元",
         4,
         "中發白其中兩組刻子 + 一組做將（001：不計三元刻）",
-        ReadingCheck(_small_three_dragons, HONOURS),
+        ReadingCheck(_small_three_dragons, HONOURS, DRAGON_TRIPLETS),
         ("red_dragon", "green_dragon", "white_dragon"),
     ),
     RuleItem(
@@ -616,7 +677,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "四暗刻",
         5,
         "門清，四組刻子都是自己摸的",
-        ReadingCheck(_n_concealed(4)),
+        ReadingCheck(_n_concealed(4), CONCEALED_TRIPLETS),
     ),
     RuleItem(
         "earthly_ready",
@@ -647,11 +708,13 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "三暗刻",
         2,
         "門清，三組刻子都是自己摸的",
-        ReadingCheck(_n_concealed(3)),
+        ReadingCheck(_n_concealed(3), CONCEALED_TRIPLETS),
     ),
     # 事件台 1台
-    RuleItem("self_draw", "自摸", 1, "自己摸牌胡（八仙過海視同自摸）", HandCheck(_self_draw)),
-    RuleItem("menqing", "門清", 1, "沒有吃、碰、明槓（可暗槓）", HandCheck(_menqing)),
+    RuleItem(
+        "self_draw", "自摸", 1, "自己摸牌胡（八仙過海視同自摸）", HandCheck(_self_draw, SELF_DRAW)
+    ),
+    RuleItem("menqing", "門清", 1, "沒有吃、碰、明槓（可暗槓）", HandCheck(_menqing, CONCEALED)),
     RuleItem(
         "last_tile",
         "海底撈月",
@@ -678,7 +741,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "半求人",
         1,
         "5組副露，手牌只剩將牌，自摸（不計單吊）",
-        HandCheck(_half_claimed, HAND, MELDS),
+        HandCheck(_half_claimed, HAND, MELDS, SELF_DRAW),
         ("single_wait",),
     ),
     # 刻子台
@@ -687,53 +750,55 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "圈風刻",
         1,
         "圈風的刻子（例如東風圈有東刻）",
-        ReadingCheck(_wind_triplet("round"), HONOURS),
+        ReadingCheck(_wind_triplet("round"), HONOURS, WIND_TRIPLETS),
     ),
     RuleItem(
         "seat_wind",
         "門風刻",
         1,
         "自己風位的刻子（圈風+門風同一刻 2 台）",
-        ReadingCheck(_wind_triplet("seat"), HONOURS),
+        ReadingCheck(_wind_triplet("seat"), HONOURS, WIND_TRIPLETS),
     ),
     RuleItem(
         "red_dragon",
         "中刻",
         1,
         "中的刻子（非三元系列時）",
-        ReadingCheck(_dragon_triplet(RED), HONOURS),
+        ReadingCheck(_dragon_triplet(RED), HONOURS, DRAGON_TRIPLETS),
     ),
     RuleItem(
         "green_dragon",
         "發刻",
         1,
         "發的刻子（非三元系列時）",
-        ReadingCheck(_dragon_triplet(GREEN), HONOURS),
+        ReadingCheck(_dragon_triplet(GREEN), HONOURS, DRAGON_TRIPLETS),
     ),
     RuleItem(
         "white_dragon",
         "白刻",
         1,
         "白的刻子（非三元系列時）",
-        ReadingCheck(_dragon_triplet(WHITE), HONOURS),
+        ReadingCheck(_dragon_triplet(WHITE), HONOURS, DRAGON_TRIPLETS),
     ),
     # 槓台
-    RuleItem("open_kong", "明槓", 1, "每個明槓（含加槓）1 台", HandCheck(_open_kongs, MELDS)),
+    RuleItem(
+        "open_kong", "明槓", 1, "每個明槓（含加槓）1 台", HandCheck(_open_kongs, MELDS, KONGS)
+    ),
     RuleItem(
         "concealed_kong",
         "暗槓",
         2,
         "每個暗槓 2 台（不與明槓重複）",
-        HandCheck(_concealed_kongs, MELDS),
+        HandCheck(_concealed_kongs, MELDS, KONGS),
     ),
     # 莊家/連莊
-    RuleItem("dealer", "莊家", 1, "莊家胡牌", HandCheck(_dealer)),
+    RuleItem("dealer", "莊家", 1, "莊家胡牌", HandCheck(_dealer, DEALER)),
     RuleItem(
         "dealer_streak",
         "連N拉N",
         1,
         "莊家連莊N次 (2N+1)台（包含莊家台）",
-        HandCheck(_dealer_streak),
+        HandCheck(_dealer_streak, DEALER),
         ("dealer",),
     ),
     # Only in 001
@@ -742,7 +807,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "不求人",
         1,
         "門清的情況下自摸（門清一摸三）",
-        HandCheck(_bu_qiu_ren),
+        HandCheck(_bu_qiu_ren, CONCEALED, SELF_DRAW),
     ),
     RuleItem(
         "seat_flower",
@@ -763,7 +828,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "花槓",
         2,
         "拿齊四季或四君子，每組 2 台，不計正花",
-        HandCheck(_flower_kong, FLOWERS),
+        HandCheck(_flower_kong, FLOWERS, FOUR_FLOWERS),
     ),
     RuleItem(
         "seven_flowers_rob",
@@ -778,7 +843,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "八仙過海",
         8,
         "取得全部8張花牌而胡，視同自摸",
-        HandCheck(_eight_flowers, FLOWERS),
+        HandCheck(_eight_flowers, FLOWERS, FOUR_FLOWERS),
         ("flower_kong", "seat_flower", "any_flower"),
     ),
     RuleItem(
@@ -810,7 +875,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "見風見台",
         1,
         "一組風牌刻子就算一台，不必對位（選項）",
-        ReadingCheck(_any_wind, HONOURS),
+        ReadingCheck(_any_wind, HONOURS, WIND_TRIPLETS),
         ("round_wind", "seat_wind"),
     ),
     RuleItem(
@@ -824,30 +889,46 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
 
 
 @cache
-def hand_items(facts: frozenset[str]) -> tuple[tuple[RuleItem[TaiwanView], HandTest], ...]:
+def hand_items(facts: int) -> tuple[tuple[RuleItem[TaiwanView], HandTest], ...]:
     """The hand items that can apply to a hand with these facts, each with its test."""
     return tuple(
         (item, item.check.test)
         for item in TABLE
-        if isinstance(item.check, HandCheck) and item.check.requires <= facts
+        if isinstance(item.check, HandCheck) and item.check.requires & ~facts == 0
     )
 
 
 @cache
-def reading_items(facts: frozenset[str]) -> tuple[tuple[RuleItem[TaiwanView], ReadingTest], ...]:
+def reading_items(facts: int) -> tuple[tuple[RuleItem[TaiwanView], ReadingTest], ...]:
     """The reading items that can apply to a hand with these facts, each with its test."""
     return tuple(
         (item, item.check.test)
         for item in TABLE
-        if isinstance(item.check, ReadingCheck) and item.check.requires <= facts
+        if isinstance(item.check, ReadingCheck) and item.check.requires & ~facts == 0
     )
 
 
 _SPECIAL_WIN_CODES = ("heavenly_win", "earthly_win", "human_win")
+_NONE_WAIVED: frozenset[tuple[str, str]] = frozenset()
+
+
+def _total(hits: list[tuple[RuleItem[TaiwanView], Hit]], waived: frozenset[tuple[str, str]]) -> int:
+    """The total ``resolve_hits`` would give these hits, without building the items."""
+    superseded: set[str] = set()
+    for item, hit in hits:
+        if item.supersedes and hit.times > 0:
+            superseded.update(c for c in item.supersedes if (item.code, c) not in waived)
+    return sum(
+        item.value * hit.times
+        for item, hit in hits
+        if hit.times > 0 and item.code not in superseded
+    )
 
 
 def _waived(rules: Mapping[str, Any]) -> frozenset[tuple[str, str]]:
     """The supersessions that rule options turn off."""
+    if not (rules["special_wins_score_menqing"] or rules["big_four_winds_scores_wind_triplets"]):
+        return _NONE_WAIVED
     waived: set[tuple[str, str]] = set()
     if rules["special_wins_score_menqing"]:
         waived |= {(w, d) for w in _SPECIAL_WIN_CODES for d in _SPECIAL_WIN_DROPS}
@@ -887,6 +968,8 @@ class Taiwan(Variant):
                 " dealer sits East"
             )
         events = ctx.events
+        if not events:
+            return  # every check below is about an event
         specials = [e for e in _SPECIAL_WINS if e in events]
         if len(specials) > 1:
             raise HandError(f"{specials[0].value} and {specials[1].value} cannot both happen")
@@ -924,38 +1007,45 @@ class Taiwan(Variant):
 
     def score(self, hand: Hand) -> ScoreResult:
         rules = hand.rules
-        readings = standard_readings(hand, SETS) if hand.win_tile is not None else []
+        counts = hand.concealed_counts
+        readings = standard_readings(hand, SETS, counts) if hand.win_tile is not None else []
         if not readings and not self._is_flower_win(hand):
             return self._not_winning(hand)
         view = TaiwanView.of(hand, readings)
         waived = _waived(rules)
-        hand_hits = [(item, hit) for item, test in hand_items(view.facts) if (hit := test(view))]
-        best_items = resolve_hits(hand_hits, waived)
-        best_total = sum(i.value for i in best_items)
+        best_hits = [(item, hit) for item, test in hand_items(view.facts) if (hit := test(view))]
         best_reading = readings[0] if readings else None
-        per_reading = reading_items(view.facts)
-        for index, reading in enumerate(readings):
-            hits = hand_hits + [
-                (item, hit) for item, test in per_reading if (hit := test(view, reading))
-            ]
-            items = resolve_hits(hits, waived)
-            total = sum(i.value for i in items)
-            # Ties keep the first reading (readings come in a fixed order from the tile counts).
-            if index == 0 or total > best_total:
-                best_items, best_total, best_reading = items, total, reading
+        if readings:
+            per_reading = reading_items(view.facts)
+            hand_hits = best_hits
+            best_total = 0
+            for index, reading in enumerate(readings):
+                hits = hand_hits + [
+                    (item, hit) for item, test in per_reading if (hit := test(view, reading))
+                ]
+                if len(readings) == 1:
+                    best_hits = hits
+                    break
+                total = _total(hits, waived)
+                # Ties keep the first reading (readings come in a fixed order from the tile counts).
+                if index == 0 or total > best_total:
+                    best_hits, best_total, best_reading = hits, total, reading
+        best_items = resolve_hits(best_hits, waived)
+        best_total = sum(i.value for i in best_items)
         minimum = rules["minimum_tai"]
         if best_total < minimum:
             why = f"a winning hand counts at least {minimum} 台"
             best_items.append(ScoreItem("minimum", "保底", minimum - best_total, why))
             best_total = minimum
         if best_reading is not None:
-            waits = best_reading.waits
+            waits = [_CODES[i] for i in best_reading.shared.wait_indices]
             shape = best_reading.wait
         else:
             # A flower win's tiles form no hand; say what they were waiting on.
-            waits = frozenset(hand_waits(hand, SETS))
+            waits = _codes(frozenset(hand_waits(hand, SETS)))
             shape = WaitShape.NONE
-        return ScoreResult(
+        return build(
+            ScoreResult,
             variant=self.name,
             winning=True,
             total=best_total,
@@ -963,7 +1053,7 @@ class Taiwan(Variant):
             items=tuple(best_items),
             payments=tuple(self.payments(hand, best_total, view.self_draw)),
             decomposition=best_reading.describe() if best_reading else "",
-            extra={"waits": _codes(waits), "wait_shape": shape.value},
+            extra={"waits": waits, "wait_shape": _WAIT_VALUES[shape]},
         )
 
     def _not_winning(self, hand: Hand) -> ScoreResult:
@@ -1002,9 +1092,13 @@ class Taiwan(Variant):
             amount = rules["base"] + total * rules["tai_value"]
             if payer == DEALER_SEAT and not ctx.is_dealer and rules["dealer_pays_streak"]:
                 amount += (2 * ctx.dealer_streak + 1) * rules["tai_value"]
-            out.append(Payment(payer, winner, amount))
+            out.append(build(Payment, payer=payer, payee=winner, amount=amount))
         return out
 
 
+_CODES = [t.code for t in MAHJONG_TILES]
+_WAIT_VALUES = {shape: shape.value for shape in WaitShape}
+
+
 def _codes(tiles: frozenset[Tile]) -> list[str]:
-    return [t.code for t in sort_tiles(tiles)]
+    return [t.code for t in sorted(tiles, key=tile_index)]

@@ -11,11 +11,12 @@ import random
 from typing import Any
 
 from mahjong.hand_calculating.hand import HandCalculator
-from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
+from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
 from mahjong.hand_calculating.hand_response import HandResponse
 from mahjong.meld import Meld
 
 from scoring.hand_json import parse_hand, score_json
+from scoring.variants.riichi_names import YAKU_NAMES
 
 SUITED = [f"{n}{s}" for s in "mps" for n in range(1, 10)]
 HONOURS = [f"{n}z" for n in range(1, 8)]
@@ -37,22 +38,41 @@ def _copies_fit(codes: list[str]) -> bool:
     return max(counts.values()) <= 4 and len(reds) == len(set(reds))
 
 
+# Tile pools that steer the generator toward different yaku: anything, simples (斷么九, 平和),
+# one suit and honours (混一色, 清一色, 九蓮寶燈 shapes), terminals and honours (全帶么九, 混老頭,
+# 清老頭, 字一色, 大三元, 四喜), and the green tiles (綠一色).
+POOLS = {
+    "any": (ALL, "mps", range(1, 8)),
+    "simples": ([f"{n}{s}" for s in "mps" for n in range(2, 9)], "mps", range(2, 7)),
+    "one suit": (None, None, range(1, 8)),
+    "terminals": ([f"{n}{s}" for s in "mps" for n in (1, 9)] + HONOURS, "mps", (1, 7)),
+    "honours": (HONOURS, "", ()),
+    "green": (["2s", "3s", "4s", "6s", "8s", "6z"], "s", (2,)),
+}
+POOL_WEIGHTS = {"any": 50, "simples": 15, "one suit": 15, "terminals": 10, "honours": 5, "green": 5}
+
+
 def _groups(rng: random.Random) -> list[list[str]]:
-    """Four sets and a pair, seven pairs, or (rarely) thirteen orphans."""
+    """Four sets and a pair, seven pairs, or (rarely) thirteen orphans, from one tile pool."""
     roll = rng.random()
-    if roll < 0.03:
+    if roll < 0.04:
         orphans = ["1m", "9m", "1p", "9p", "1s", "9s", *HONOURS]
         return [[t] for t in orphans] + [[rng.choice(orphans)]]
-    if roll < 0.12:
-        return [[t, t] for t in rng.sample(ALL, 7)]
+    name = rng.choices(list(POOL_WEIGHTS), weights=list(POOL_WEIGHTS.values()))[0]
+    pool, suits, starts = POOLS[name]
+    if pool is None:
+        suit = rng.choice("mps")
+        pool, suits = [f"{n}{suit}" for n in range(1, 10)] + HONOURS * (rng.random() < 0.5), suit
+    if roll < 0.14 and len(pool) >= 7:
+        return [[t, t] for t in rng.sample(pool, 7)]
     groups: list[list[str]] = []
     while len(groups) < 4:
-        if rng.random() < 0.55:
-            suit, start = rng.choice("mps"), rng.randint(1, 7)
-            groups.append([f"{start + i}{suit}" for i in range(3)])
+        if suits and starts and rng.random() < 0.55:
+            suit, first = rng.choice(suits), rng.choice(starts)
+            groups.append([f"{first + i}{suit}" for i in range(3)])
         else:
-            groups.append([rng.choice(ALL)] * 3)
-    pair = rng.choice(ALL)
+            groups.append([rng.choice(pool)] * 3)
+    pair = rng.choice(pool)
     return [*groups, [pair, pair]]
 
 
@@ -68,7 +88,8 @@ def _redden(codes: list[str]) -> list[str]:
 
 
 def generate(count: int, seed: int = 2024) -> list[dict[str, Any]]:
-    """Seeded riichi hands as JSON objects: some open, some with kongs, red fives and events."""
+    """Seeded riichi hands as JSON objects: open melds, kongs, red fives, 懸賞 and 裏懸賞, 本場 and
+    供託, dealer and non-dealer, self-draws and discards, and every event but 流局滿貫."""
     rng = random.Random(seed)
     hands: list[dict[str, Any]] = []
     while len(hands) < count:
@@ -99,15 +120,22 @@ def generate(count: int, seed: int = 2024) -> list[dict[str, Any]]:
             own = meld_tiles[at : at + len(tiles)]
             at += len(tiles)
             meld_texts.append(f"{kind}:{''.join(t[0] for t in own)}{own[0][1]}")
-        dora = [rng.choice(ALL) for _ in range(rng.randint(1, 2))]
+        kongs = sum("kong" in m for m in meld_texts)
+        dora = [rng.choice(ALL) for _ in range(rng.randint(1, 1 + min(kongs, 2)))]
         is_open = any(not m.startswith("concealed") for m in meld_texts)
         self_draw = rng.random() < 0.4
+        seat = rng.choice(SEATS)
         events = []
-        if not is_open and rng.random() < 0.4:
+        if self_draw and not melds and rng.random() < 0.1:
+            seat = rng.choice("EESWN")
+            events.append("heavenly_win" if seat == "E" else "earthly_win")
+        elif not is_open and rng.random() < 0.4:
             events.append("double_riichi" if rng.random() < 0.1 else "riichi")
             if rng.random() < 0.2:
                 events.append("ippatsu")
-        if self_draw and rng.random() < 0.05:
+        if events and events[0].endswith("win"):
+            pass
+        elif self_draw and rng.random() < 0.05:
             events.append("last_tile")
         elif self_draw and any("kong" in m for m in meld_texts) and rng.random() < 0.3:
             events.append("after_kong")
@@ -120,7 +148,6 @@ def generate(count: int, seed: int = 2024) -> list[dict[str, Any]]:
         )
         if not _copies_fit(everything + dora + ura):
             continue
-        seat = rng.choice(SEATS)
         hand: dict[str, Any] = {
             "variant": "riichi",
             "hand": "".join(concealed),
@@ -194,6 +221,8 @@ def direct_args(data: dict[str, Any]) -> dict[str, Any]:
         "is_houtei": "last_discard" in events,
         "is_rinshan": "after_kong" in events,
         "is_chankan": "robbing_kong" in events,
+        "is_tenhou": "heavenly_win" in events,
+        "is_chiihou": "earthly_win" in events,
         "player_wind": winds[data["seat_wind"]],
         "round_wind": winds[data["round_wind"]],
         "tsumi_number": data["honba"],
@@ -212,7 +241,15 @@ def direct_args(data: dict[str, Any]) -> dict[str, Any]:
 
 def direct_call(args: dict[str, Any]) -> HandResponse:
     """The library called directly, with 004's settings and a fresh config."""
-    options = OptionalRules(has_open_tanyao=True, has_aka_dora=args["red"], kiriage=False)
+    options = OptionalRules(
+        has_open_tanyao=True,  # 斷么九 一翻 非門清 too
+        has_aka_dora=args["red"],  # 赤懸賞 only with the table option
+        has_double_yakuman=True,  # the (雙)役滿 rows
+        kazoe_limit=HandConstants.KAZOE_LIMITED,  # 13+翻 役滿, no more
+        kiriage=False,  # 無…進位滿貫
+        fu_for_open_pinfu=True,  # an open hand with no 符 won on a discard: 30 符
+        fu_for_pinfu_tsumo=False,  # 平胡自摸20符
+    )
     return HandCalculator.estimate_hand_value(
         args["tiles"],
         args["win"],
@@ -225,30 +262,130 @@ def direct_call(args: dict[str, Any]) -> HandResponse:
 
 HANDS = generate(400)
 
+LIBRARY_ERRORS = {
+    HandCalculator.ERR_NO_YAKU: "no yaku",
+    HandCalculator.ERR_HAND_NOT_WINNING: "not a winning hand",
+}
 
-def test_generated_hands_are_valid_input():
-    errors = [r["error"] for r in map(score_json, HANDS) if "error" in r]
-    assert errors == []
+
+def _theirs(response: HandResponse) -> dict[str, Any]:
+    assert response.cost is not None and response.yaku is not None
+    cost = response.cost
+    return {
+        "han": response.han,
+        "fu": response.fu,
+        "yaku": sorted(
+            (YAKU_NAMES[y.yaku_id].code, y.han_open if response.is_open_hand else y.han_closed)
+            for y in response.yaku
+        ),
+        "paid": cost["total"],
+        "hand": cost["main"] + 2 * cost["additional"],  # additional is 0 on a discard
+        "honba": cost["main_bonus"] + 2 * cost["additional_bonus"],
+        "sticks": cost["kyoutaku_bonus"],
+    }
+
+
+def _ours(result: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "han": result["han"],
+        "fu": result["fu"] or 0,  # None for 役滿, where the library says 0
+        "yaku": sorted((i["code"], i["value"]) for i in result["items"]),
+        "paid": sum(p["amount"] for p in result["payments"]),
+        "hand": result["points"]["hand"],
+        "honba": result["points"]["honba"],
+        "sticks": result["points"]["riichi_sticks"],
+    }
+
+
+def test_generated_hands_are_varied():
+    """A few hundred hands, and enough of each kind that a wrong setting would show."""
+
+    def count(test: Any) -> int:
+        return sum(1 for h in HANDS if test(h))
+
+    kinds = {
+        "open meld": lambda h: any(
+            m.split(":")[0] in ("chi", "pon", "kong", "added_kong") for m in h["melds"]
+        ),
+        "kong": lambda h: any("kong" in m for m in h["melds"]),
+        "concealed kong": lambda h: any(m.startswith("concealed_kong") for m in h["melds"]),
+        "riichi": lambda h: "riichi" in h["events"] or "double_riichi" in h["events"],
+        "ura dora": lambda h: h["ura_dora_indicators"] != "",
+        "red five": lambda h: "0" in h["hand"] + "".join(h["melds"]),
+        "self-draw": lambda h: h["self_draw"],
+        "dealer": lambda h: h["seat_wind"] == "E",
+        "honba": lambda h: h["honba"] > 0,
+        "sticks": lambda h: h["riichi_sticks"] > 0,
+        "seven pairs": lambda h: not h["melds"] and len(set(_split(h["hand"]))) == 7,
+    }
+    counts = {name: count(test) for name, test in kinds.items()}
+    assert len(HANDS) >= 300
+    assert all(n >= 15 for n in counts.values()), counts
+    events = {e for h in HANDS for e in h["events"]}
+    assert events >= {
+        "riichi",
+        "double_riichi",
+        "ippatsu",
+        "last_tile",
+        "last_discard",
+        "after_kong",
+        "robbing_kong",
+        "heavenly_win",
+        "earthly_win",
+    }
 
 
 def test_adapter_matches_the_library():
+    """Same 翻, 符, yaku (with their 翻) and points as the library called directly; the same hands
+    refused, with our one-line error for the library's reason."""
     differences = []
-    winning = 0
+    scored = set()
+    limits = set()
     for data in HANDS:
         ours = score_json(data)
         theirs = direct_call(direct_args(data))
         if theirs.error is not None:
-            if ours["winning"]:
-                differences.append((data, "library refused", theirs.error))
+            want = LIBRARY_ERRORS.get(theirs.error, theirs.error)
+            if want not in ours.get("error", ""):
+                differences.append((data, ours, theirs.error))
             continue
-        winning += 1
         assert theirs.cost is not None
-        got = (ours["han"], ours["fu"] or 0, ours["points"]["total"])
-        want = (theirs.han, theirs.fu, theirs.cost["total"])
-        if got != want or sum(p["amount"] for p in ours["payments"]) != theirs.cost["total"]:
-            differences.append((data, got, want))
+        got, expected = _ours(ours), _theirs(theirs)
+        if got != expected:
+            differences.append((data, got, expected))
+        cost = theirs.cost
+        split = (cost["main"] + cost["main_bonus"], cost["additional"] + cost["additional_bonus"])
+        payers = sorted(p["amount"] for p in ours["payments"] if p["payer"] != "table")
+        if data["self_draw"]:
+            want_split = sorted(
+                [split[0]] * 3 if data["seat_wind"] == "E" else [split[0], split[1], split[1]]
+            )
+        else:
+            want_split = [split[0]]
+        if payers != want_split:
+            differences.append((data, payers, want_split))
+        scored.update(code for code, _ in got["yaku"])
+        limits.add(ours["limit"])
     assert differences == []
-    assert winning > 150  # enough hands that score, not only refusals
+    assert len(scored) >= 30, sorted(scored)  # many different yaku met, not only a few
+    assert {"mangan", "haneman", "baiman", "yakuman"} <= limits, limits
+
+
+def test_a_fresh_config_per_hand():
+    """The library writes into its config while scoring; hands scored in another order, or after a
+    double 役滿, come out the same."""
+    first = [score_json(h) for h in HANDS[:120]]
+    score_json(
+        {
+            "variant": "riichi",
+            "hand": "19m19p19s1234567z1m",
+            "win_tile": "1m",
+            "seat_wind": "S",
+            "discarder": "W",
+        }
+    )
+    again = [score_json(h) for h in reversed(HANDS[:120])][::-1]
+    assert first == again
 
 
 def test_the_same_hands_parse_once():
