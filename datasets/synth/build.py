@@ -24,6 +24,8 @@ from scoring.tiles import ALL_TILES
 
 DETECTOR_CLASSES = ("tile", "tile_rotated", "back", "back_rotated", "piece")
 CLASSIFIER_CLASSES = tuple(t.code for t in ALL_TILES) + ("not_a_tile",)
+# The single-stage baseline's detector reads the code itself: every tile code, plus a face-down back.
+CODE_DETECTOR_CLASSES = tuple(t.code for t in ALL_TILES) + ("back",)
 CROP_SIZE = 96
 DETECT_MAX_SIDE = 800
 
@@ -86,6 +88,8 @@ def write_scene(
     )
     lines = [_yolo_line(t.detector_class(), t.box(), w, h) for t in tiles]
     (out / "detect" / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + "\n")
+    code_lines = [_yolo_line(_code_class(t.code), t.box(), w, h) for t in tiles]
+    _write_codes_copy(out, split, name, code_lines)
     crops = 0
     for i, tile in enumerate(tiles):
         code = tile.code if tile.code is not None else "not_a_tile"
@@ -102,6 +106,23 @@ def write_scene(
         crop = upright_crop(image, (x, y, x + size * rng.uniform(0.6, 1.0), y + size), False)
         cv2.imwrite(str(out / "classify" / split / "not_a_tile" / f"{name}_bg{j}.jpg"), crop)
     return crops
+
+
+def _code_class(code: str | None) -> int:
+    return CODE_DETECTOR_CLASSES.index(code if code is not None else "back")
+
+
+def _write_codes_copy(out: Path, split: str, name: str, lines: list[str]) -> None:
+    """The same photo for the single-stage set: a hard link (no second copy on disk), its own
+    labels. Ultralytics finds labels by the image's path, so the image needs a path of its own."""
+    image = out / "detect" / "images" / split / f"{name}.jpg"
+    linked = out / "detect-codes" / "images" / split / f"{name}.jpg"
+    linked.unlink(missing_ok=True)
+    try:
+        linked.hardlink_to(image)
+    except OSError:
+        shutil.copyfile(image, linked)
+    (out / "detect-codes" / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + "\n")
 
 
 def fill_empty_classes(out: Path) -> None:
@@ -126,15 +147,19 @@ def add_real_xiangqi(out: Path, limit: int | None = None) -> int:
             image = root / source / "images" / (label.stem + ".jpg")
             if not image.exists():
                 continue
-            lines = []
+            lines, code_lines = [], []
             for row in label.read_text().splitlines():
                 parts = row.split()
                 if len(parts) == 5 and (int(parts[0]) in XIANGQI_CLASSES or parts[0] == "14"):
                     lines.append("4 " + " ".join(parts[1:]))
+                    # Class 14 is undeclared in data.yaml; it looks like the red soldier.
+                    code = XIANGQI_CLASSES.get(int(parts[0]), "7r")
+                    code_lines.append(f"{_code_class(code)} " + " ".join(parts[1:]))
             shutil.copyfile(image, out / "detect" / "images" / split / f"xq_{label.stem}.jpg")
             (out / "detect" / "labels" / split / f"xq_{label.stem}.txt").write_text(
                 "\n".join(lines) + "\n"
             )
+            _write_codes_copy(out, split, f"xq_{label.stem}", code_lines)
             written += 1
     return written
 
@@ -145,10 +170,15 @@ def prepare(out: Path) -> None:
         (out / "detect" / "labels" / split).mkdir(parents=True, exist_ok=True)
         for code in CLASSIFIER_CLASSES:
             (out / "classify" / split / code).mkdir(parents=True, exist_ok=True)
-    names = "\n".join(f"  {i}: {n}" for i, n in enumerate(DETECTOR_CLASSES))
-    (out / "detect" / "data.yaml").write_text(
-        f"path: {(out / 'detect').resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
-    )
+    for folder, classes in (("detect", DETECTOR_CLASSES), ("detect-codes", CODE_DETECTOR_CLASSES)):
+        for kind in ("images", "labels"):
+            for split in ("train", "val"):
+                (out / folder / kind / split).mkdir(parents=True, exist_ok=True)
+        names = "\n".join(f"  {i}: {n}" for i, n in enumerate(classes))
+        (out / folder / "data.yaml").write_text(
+            f"path: {(out / folder).resolve()}\ntrain: images/train\nval: images/val\n"
+            f"names:\n{names}\n"
+        )
 
 
 def contact_sheet(out: Path, images: list[np.ndarray], columns: int = 4, width: int = 400) -> Path:
@@ -185,26 +215,47 @@ def draw_labels(image: np.ndarray, tiles: list[PlacedTile]) -> np.ndarray:
     return out
 
 
-def build(
-    out: Path, scenes: int, seed: int, val_share: float = 0.1, real_xiangqi: bool = True
-) -> dict[str, int]:
-    prepare(out)
+def _build_range(out: Path, first: int, stop: int, seed: int, val_share: float) -> tuple[int, list]:  # type: ignore[type-arg]
+    """Scenes ``first``..``stop-1``; returns the crops written and up to 12 labelled samples."""
     maker = SceneMaker(FaceLibrary())
     started = time.time()
     crops = 0
     samples = []
-    for i in range(scenes):
+    for i in range(first, stop):
         rng = random.Random(seed * 1_000_003 + i)
         image, tiles = maker.make(rng)
         split = "val" if rng.random() < val_share else "train"
         crops += write_scene(image, tiles, f"s{seed}_{i:05d}", out, split, rng)
         if len(samples) < 12:
             samples.append(draw_labels(image, tiles))
-        _progress(i + 1, scenes, started, "scenes")
-    contact_sheet(out, samples)
+        if first == 0:  # one progress bar: the first worker's
+            _progress(i + 1, stop, started, "scenes")
+    return crops, samples
+
+
+def build(
+    out: Path,
+    scenes: int,
+    seed: int,
+    val_share: float = 0.1,
+    real_xiangqi: bool = True,
+    jobs: int = 1,
+) -> dict[str, int]:
+    """Scene ``i`` depends only on ``seed`` and ``i``, so ``jobs`` processes give the same set."""
+    prepare(out)
+    step = -(-scenes // max(1, jobs))
+    ranges = [(out, a, min(a + step, scenes), seed, val_share) for a in range(0, scenes, step)]
+    if jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            parts = pool.starmap(_build_range, ranges)
+    else:
+        parts = [_build_range(*r) for r in ranges]
+    contact_sheet(out, parts[0][1] if parts else [])
     fill_empty_classes(out)
     xiangqi = add_real_xiangqi(out) if real_xiangqi else 0
-    return {"scenes": scenes, "crops": crops, "xiangqi_photos": xiangqi}
+    return {"scenes": scenes, "crops": sum(p[0] for p in parts), "xiangqi_photos": xiangqi}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -213,7 +264,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=600)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-xiangqi", action="store_true")
+    parser.add_argument("--jobs", type=int, default=1, help="processes to draw scenes with")
     args = parser.parse_args(argv)
-    counts = build(args.out, args.scenes, args.seed, real_xiangqi=not args.no_xiangqi)
+    counts = build(
+        args.out, args.scenes, args.seed, real_xiangqi=not args.no_xiangqi, jobs=args.jobs
+    )
     print(counts)
     return 0

@@ -6,6 +6,7 @@ Every face is an upright BGR image about 3:4 (width:height); pieces are square c
 from __future__ import annotations
 
 import csv
+import os
 import random
 from collections import defaultdict
 from functools import cache
@@ -28,6 +29,11 @@ FONT_GLOBS = (
 
 @cache
 def cjk_fonts() -> tuple[str, ...]:
+    """The CJK fonts faces are drawn with; ``$TILESCORE_CJK_FONTS`` names a folder of font files
+    to use instead (a machine without fonts-noto-cjk: a GPU box, say)."""
+    override = os.environ.get("TILESCORE_CJK_FONTS")
+    if override:
+        return tuple(sorted(str(p) for p in Path(override).glob("*.[ot]t[fc]")))
     found: list[str] = []
     for pattern in FONT_GLOBS:
         found += sorted(str(p) for p in Path("/").glob(pattern.lstrip("/")))

@@ -1,4 +1,9 @@
-"""``tilescore train detector|classifier``: ultralytics on CPU (or a GPU), exported to ONNX."""
+"""``tilescore train detector|classifier``: ultralytics on CPU (or a GPU), exported to ONNX.
+
+``tilescore train classifier --from LABELS`` fine-tunes the current classifier on labelled photos
+and installs it only if it reads the held-out ones better; ``--rollback`` puts the old one back
+(vision/training/finetune.py).
+"""
 
 from __future__ import annotations
 
@@ -41,13 +46,45 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--batch", type=int)
     parser.add_argument("--device", default="cpu", help="cpu, or a GPU index such as 0")
     parser.add_argument("--resume-from", type=Path, help="checkpoint to train on from")
+    parser.add_argument("--hours", type=float, help="train for this long (epochs are fitted to it)")
+    parser.add_argument("--workers", type=int, default=2, help="data-loading processes")
+    parser.add_argument("--cache", action="store_true", help="keep decoded images in RAM")
     parser.add_argument("--fraction", type=float, default=1.0, help="share of the data to use")
-    parser.add_argument("--out", type=Path, default=Path("models"))
+    parser.add_argument(
+        "--out", "--models", dest="out", type=Path, default=Path("models"), help="model folder"
+    )
     parser.add_argument("--name", help="model name (file names in --out)")
     parser.add_argument("--json", action="store_true", help="print the metadata as JSON")
+    tune = parser.add_argument_group(
+        "fine-tuning the classifier on labelled photos",
+        "With --from, --data is the synthetic classify data mixed in, --resume-from overrides "
+        "the checkpoint, and --epochs defaults to 3; the new classifier is installed only if it "
+        "reads more held-out hands right.",
+    )
+    tune.add_argument(
+        "--from",
+        dest="from_labels",
+        type=Path,
+        metavar="LABELS",
+        help="label folder (tilescore label writes PHOTOS/labels) to fine-tune on",
+    )
+    tune.add_argument(
+        "--photos", type=Path, metavar="DIR", help="the labelled photos (default: LABELS/..)"
+    )
+    tune.add_argument(
+        "--per-class", type=int, default=20, metavar="N", help="synthetic crops per class"
+    )
+    tune.add_argument("--seed", type=int, default=0, help="held-out split seed (as label --seed)")
+    tune.add_argument(
+        "--rollback",
+        action="store_true",
+        help="swap the classifier with the one the last fine-tune replaced",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.rollback or args.from_labels is not None:
+        return _finetune(args)
     defaults = DEFAULTS[args.model]
     data = Path(args.data or defaults["data"])
     if not data.exists():
@@ -69,6 +106,9 @@ def run(args: argparse.Namespace) -> int:
         device=args.device,
         start_from=args.resume_from,
         fraction=args.fraction,
+        workers=args.workers,
+        hours=args.hours,
+        cache=args.cache,
     )
     meta = train(settings, command_line())
     if args.json:
@@ -76,4 +116,60 @@ def run(args: argparse.Namespace) -> int:
     else:
         info = json.loads(meta.read_text())
         print(f"shipped {info['onnx']} and {meta.name}: {info['metrics']['synthetic_val']}")
+    return 0
+
+
+def _finetune(args: argparse.Namespace) -> int:
+    import sys
+
+    from vision.training import finetune
+
+    if args.model != "classifier":
+        raise TilescoreError(
+            "--from and --rollback are for the classifier: tilescore train classifier"
+        )
+    if args.rollback:
+        if args.from_labels is not None:
+            raise TilescoreError("--rollback and --from do not go together")
+        result = finetune.rollback(args.out)
+        if args.json:
+            print(json.dumps(result))
+        else:
+            print(
+                f"restored {result['restored']} (from {result['date']}); "
+                f"the one it replaced is in {result['previous']}"
+            )
+        return 0
+    if args.name:
+        raise TilescoreError("--name does not go with --from: default.json names the classifier")
+
+    counting = False
+
+    def progress(line: str) -> None:
+        """Stage lines; a line starting with a carriage return overwrites the one before."""
+        nonlocal counting
+        if line.startswith("\r"):
+            print(f"{line}\033[K", end="", file=sys.stderr, flush=True)
+            counting = True
+            return
+        print(("\n" if counting else "") + line, file=sys.stderr, flush=True)
+        counting = False
+
+    settings = finetune.FineTuneSettings(
+        labels=args.from_labels,
+        models_dir=args.out,
+        photos=args.photos,
+        synthetic=Path(args.data or DEFAULTS["classifier"]["data"]),
+        per_class=args.per_class,
+        epochs=args.epochs or 3,
+        imgsz=args.imgsz,
+        batch=args.batch or 32,
+        device=args.device,
+        seed=args.seed,
+        checkpoint=args.resume_from,
+    )
+    report = finetune.finetune(settings, None, progress)
+    if counting:
+        print(file=sys.stderr)
+    print(json.dumps(report, ensure_ascii=False) if args.json else finetune.format_report(report))
     return 0

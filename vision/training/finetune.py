@@ -1,0 +1,658 @@
+"""Teach the classifier a tile set: fine-tune it on labelled photos, keep it only if it reads better.
+
+``tilescore train classifier --from LABELS``:
+
+1. the labelled photos (label status ``done``, or no status as in datasets/real/labels) are split
+   by photo exactly as ``tilescore label --export`` splits them: about one in five is held out;
+2. the other photos' tiles are cut as upright crops (datasets/label_export.py), repeated so they
+   weigh about a third of an epoch, and mixed with a sample of the synthetic classify data so the
+   tiles the photos lack are not forgotten;
+3. the current classifier's checkpoint trains on them for a few epochs (vision/training/train.py)
+   and is exported as a candidate into ``MODELS/candidate/``;
+4. the current detector reads the held-out photos with the current classifier and with the
+   candidate (vision/evaluate.py); the candidate is installed only if it reads more whole hands
+   right (on a tie, more tiles right). The replaced files go to ``MODELS/previous/``, and
+   ``tilescore train classifier --rollback`` swaps them back.
+
+Both scores and the decision are written into the candidate's metadata JSON (``fine_tune``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import random
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from scoring.errors import TilescoreError
+
+HELD_OUT_SHARE = 0.2  # datasets.label_export.split_of's default
+MIN_HELD_OUT = 2
+CANDIDATE_DIR = "candidate"
+PREVIOUS_DIR = "previous"
+SUFFIXES = (".onnx", ".pt", ".json")  # the metadata last: it names the ONNX file
+MAX_REPEATS = 10
+MIN_EPOCH_IMAGES = 200
+
+Progress = Callable[[str], None]
+
+
+class FineTuneError(TilescoreError):
+    """Fine-tuning cannot start or finish: no labels, too few, no current model, no checkpoint."""
+
+
+# --- scores and the decision -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Score:
+    """How a model pair read the held-out photos."""
+
+    photos: int
+    hands_right: int  # photos with every tile right and nothing extra
+    tiles: int
+    tiles_right: int
+
+    @property
+    def hand_rate(self) -> float:
+        return self.hands_right / self.photos if self.photos else 0.0
+
+    @property
+    def tile_rate(self) -> float:
+        return self.tiles_right / self.tiles if self.tiles else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "photos": self.photos,
+            "hands_right": self.hands_right,
+            "tiles": self.tiles,
+            "tiles_right": self.tiles_right,
+            "photo_accuracy": round(self.hand_rate, 4),
+            "tile_accuracy": round(self.tile_rate, 4),
+        }
+
+    @classmethod
+    def of(cls, evaluation: Any) -> Score:
+        """From a ``vision.evaluate.Evaluation``."""
+        return cls(
+            photos=len(evaluation.photos),
+            hands_right=sum(p.all_right for p in evaluation.photos),
+            tiles=evaluation.labelled_tiles,
+            tiles_right=sum(p.right for p in evaluation.photos),
+        )
+
+
+@dataclass(frozen=True)
+class Decision:
+    install: bool
+    reason: str
+
+
+def decide(current: Score, candidate: Score) -> Decision:
+    """Install only a candidate that reads more whole hands right; on a tie, more tiles right.
+    Anything else, a tie on both included, keeps the current model."""
+    if (current.photos, current.tiles) != (candidate.photos, candidate.tiles):
+        raise ValueError("the two scores are not on the same photos")
+    hands = (
+        f"whole hands right {current.hands_right} -> {candidate.hands_right} of {current.photos}"
+    )
+    tiles = f"tiles right {current.tiles_right} -> {candidate.tiles_right} of {current.tiles}"
+    if candidate.hands_right != current.hands_right:
+        better = candidate.hands_right > current.hands_right
+        return Decision(better, f"{'more' if better else 'fewer'} {hands}")
+    if candidate.tiles_right > current.tiles_right:
+        return Decision(True, f"as many {hands}, more {tiles}")
+    return Decision(False, f"no better: {hands}, {tiles}")
+
+
+# --- the labelled photos ---------------------------------------------------------------------
+
+
+@dataclass
+class LabelledSet:
+    labels_dir: Path
+    photos_dir: Path
+    train: list[tuple[Path, dict[str, Any]]] = field(default_factory=list)
+    held_out: list[tuple[Path, Any]] = field(default_factory=list)  # (photo, LabelledPhoto)
+    skipped_proposed: int = 0
+
+
+def resolve_folders(labels: Path, photos: Path | None) -> tuple[Path, Path]:
+    """(photo folder, label folder) for ``--from LABELS [--photos DIR]``.
+
+    LABELS is the label folder, its photos in ``--photos`` or else in its parent (the layout
+    ``tilescore label PHOTOS`` makes: PHOTOS/labels). A photo folder given as LABELS means its
+    ``labels`` folder.
+    """
+    from device.labels import PHOTO_SUFFIXES
+
+    if not labels.is_dir():
+        raise FineTuneError(f"label folder {str(labels)!r} does not exist")
+    if photos is not None:
+        return photos, labels
+    if any(p.suffix.lower() in PHOTO_SUFFIXES for p in labels.iterdir()):
+        return labels, labels / "labels"
+    return labels.parent, labels
+
+
+def collect_labels(
+    labels: Path, photos: Path | None = None, seed: int = 0, min_held_out: int = MIN_HELD_OUT
+) -> LabelledSet:
+    """The finished labels (status ``done`` or none), split by photo into train and held out."""
+    from datasets.label_export import split_of
+    from device.labels import LabelStore
+    from vision.labels import load_label
+
+    photos_dir, labels_dir = resolve_folders(labels, photos)
+    if not labels_dir.is_dir():
+        raise FineTuneError(f"no labels in {str(labels_dir)!r}: label photos with tilescore label")
+    store = LabelStore(photos_dir, labels_dir)
+    found = LabelledSet(labels_dir, photos_dir)
+    matched = 0
+    for name in store.photo_names():
+        label = store.load(name)
+        if label is None:
+            continue
+        matched += 1
+        if label.get("status", "done") != "done":
+            found.skipped_proposed += 1
+            continue
+        photo = store.photo_path(name)
+        if split_of(photo.name, seed, HELD_OUT_SHARE) == "val":
+            found.held_out.append((photo, load_label(store.label_path(name))))
+        else:
+            found.train.append((photo, label))
+    files = len(list(labels_dir.glob("*.json")))
+    if files and not matched:
+        raise FineTuneError(
+            f"the {files} labels in {str(labels_dir)!r} name no photo in {str(photos_dir)!r}: "
+            "give the photo folder with --photos"
+        )
+    done = len(found.train) + len(found.held_out)
+    if not done:
+        waiting = f" ({found.skipped_proposed} proposed, not yet marked done)" * bool(matched)
+        raise FineTuneError(
+            f"no finished labels in {str(labels_dir)!r}{waiting}: label photos with "
+            "tilescore label PHOTOS and mark them done"
+        )
+    if len(found.held_out) < min_held_out:
+        raise FineTuneError(
+            f"{done} labelled photos leave {len(found.held_out)} held out to compare the models "
+            f"on (at least {min_held_out} are needed; about one photo in five is held out): "
+            "label more photos, or try another --seed"
+        )
+    if not found.train:
+        raise FineTuneError(f"all {done} labelled photos are held out: label more photos")
+    return found
+
+
+# --- the current model -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CurrentModel:
+    detector_meta: Path
+    classifier_meta: Path
+    stem: str  # file names: STEM.json, STEM.onnx, STEM.pt
+    classes: tuple[str, ...]
+    imgsz: int
+
+
+def current_model(models_dir: Path) -> CurrentModel:
+    from vision.errors import ModelError
+    from vision.models import find_pair, load_info
+
+    try:
+        detector_meta, classifier_meta = find_pair(models_dir)
+        if classifier_meta is None:
+            raise FineTuneError(f"{models_dir / 'default.json'} names no classifier to fine-tune")
+        load_info(detector_meta)
+        info = load_info(classifier_meta)
+    except ModelError as error:
+        raise FineTuneError(f"no current model to fine-tune: {error}") from None
+    if info.task != "classify":
+        raise FineTuneError(f"{classifier_meta.name} is not a classifier (task {info.task})")
+    return CurrentModel(
+        detector_meta,
+        classifier_meta,
+        classifier_meta.stem,
+        tuple(c.name for c in info.classes),
+        info.input_size[0],
+    )
+
+
+def find_checkpoint(current: CurrentModel, given: Path | None = None) -> Path:
+    """The classifier's ultralytics checkpoint: MODELS/STEM.pt, else its training run's weights.
+    An ONNX file cannot be trained on."""
+    if given is not None:
+        if not given.is_file():
+            raise FineTuneError(f"checkpoint {str(given)!r} not found")
+        return given
+    folder = current.classifier_meta.parent
+    weights = folder / "runs" / current.stem / "weights"
+    candidates = [folder / f"{current.stem}.pt", weights / "best.pt", weights / "last.pt"]
+    for path in candidates:
+        if path.is_file():
+            return path
+    raise FineTuneError(
+        f"no checkpoint of {current.stem} to train on (looked for "
+        f"{', '.join(str(p) for p in candidates[:2])}; an ONNX file cannot be trained): "
+        "give one with --resume-from"
+    )
+
+
+def checkpoint_names(checkpoint: Path) -> tuple[str, ...]:
+    import vision.training.offline  # noqa: F401  (before ultralytics)
+
+    try:
+        import torch
+
+        data = torch.load(checkpoint, map_location="cpu", weights_only=False)
+        model = data.get("ema") or data["model"]
+        names = model.names
+    except Exception as error:  # a torch or pickle error of any kind: not a checkpoint we can use
+        raise FineTuneError(
+            f"{str(checkpoint)!r} is not an ultralytics checkpoint ({type(error).__name__})"
+        ) from None
+    if isinstance(names, dict):
+        return tuple(str(names[i]) for i in range(len(names)))
+    return tuple(str(n) for n in names)
+
+
+# --- the training data -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DatasetCounts:
+    labelled_crops: int
+    repeats: int
+    synthetic_train: int
+    synthetic_val: int
+    skipped_classes: tuple[str, ...]
+
+    @property
+    def train_images(self) -> int:
+        return self.labelled_crops * self.repeats + self.synthetic_train
+
+
+def build_dataset(
+    labelled: Sequence[tuple[Path, dict[str, Any]]],
+    out: Path,
+    classes: Sequence[str],
+    synthetic: Path | None,
+    per_class: int,
+    seed: int = 0,
+) -> DatasetCounts:
+    """An ultralytics classify folder (OUT/data/train|val/CLASS) with exactly ``classes``:
+    the labelled crops, repeated, plus up to ``per_class`` synthetic crops a class."""
+    from datasets.label_export import export_crops
+
+    crops_dir = out / "labelled"
+    export_crops(labelled, crops_dir, seed)
+    data = out / "data"
+    for split in ("train", "val"):
+        for name in classes:
+            (data / split / name).mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    synth_train = synth_val = 0
+    if synthetic is not None:
+        for name in classes:
+            synth_train += _sample(
+                synthetic / "train" / name, data / "train" / name, per_class, rng
+            )
+            synth_val += _sample(
+                synthetic / "val" / name, data / "val" / name, max(1, per_class // 5), rng
+            )
+    crops = sorted(p for split in ("train", "val") for p in (crops_dir / split).glob("*/*.jpg"))
+    skipped = sorted({p.parent.name for p in crops if p.parent.name not in classes})
+    crops = [p for p in crops if p.parent.name in classes]
+    if not crops:
+        raise FineTuneError(
+            "the labelled photos outside the held-out set have no face-up tiles "
+            "the classifier knows"
+        )
+    target = max(synth_train / 2, MIN_EPOCH_IMAGES)
+    repeats = max(1, min(MAX_REPEATS, round(target / len(crops))))
+    for crop in crops:
+        for r in range(repeats):
+            shutil.copyfile(crop, data / "train" / crop.parent.name / f"real_{r}_{crop.name}")
+    if synth_val == 0:
+        # Something for ultralytics to validate each epoch on; the decision is the held-out photos.
+        for crop in crops:
+            shutil.copyfile(crop, data / "val" / crop.parent.name / f"real_{crop.name}")
+    return DatasetCounts(len(crops), repeats, synth_train, synth_val, tuple(skipped))
+
+
+def _sample(source: Path, target: Path, count: int, rng: random.Random) -> int:
+    if not source.is_dir():
+        return 0
+    files = sorted(p for p in source.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    chosen = rng.sample(files, min(count, len(files)))
+    for path in chosen:
+        shutil.copyfile(path, target / f"synth_{path.name}")
+    return len(chosen)
+
+
+# --- comparing -------------------------------------------------------------------------------
+
+
+def evaluate(
+    detector_meta: Path,
+    classifier_meta: Path,
+    held_out: Sequence[tuple[Path, Any]],
+    progress: Progress | None = None,
+    threads: int | None = None,
+) -> Any:
+    """The ``vision.evaluate.Evaluation`` of one model pair on the held-out photos."""
+    from vision.evaluate import Evaluation, match_photo
+    from vision.images import load_image
+    from vision.pipeline import load_pipeline
+
+    pipeline = load_pipeline(
+        detector_meta=detector_meta, classifier_meta=classifier_meta, threads=threads
+    )
+    results = []
+    for number, (photo, label) in enumerate(held_out, 1):
+        reading = pipeline.read(load_image(photo))
+        results.append(match_photo(label, reading.tiles, reading.timing_ms))
+        if progress:
+            progress(f"{number}/{len(held_out)} {photo.name}")
+    return Evaluation(tuple(results), tuple(m.name for m in pipeline.models))
+
+
+# --- installing and rolling back -------------------------------------------------------------
+
+
+def model_files(folder: Path, stem: str) -> dict[str, Path]:
+    return {suffix: folder / f"{stem}{suffix}" for suffix in SUFFIXES}
+
+
+def install(models_folder: Path, stem: str) -> Path:
+    """Put MODELS/candidate/STEM.* in place of MODELS/STEM.*, the replaced files copied to
+    MODELS/previous/ first. Every file is replaced atomically, the metadata last, so a reader
+    always finds a whole model. Returns the previous folder."""
+    candidate = model_files(models_folder / CANDIDATE_DIR, stem)
+    if not candidate[".json"].is_file() or not candidate[".onnx"].is_file():
+        raise FineTuneError(f"no candidate {stem} in {models_folder / CANDIDATE_DIR}")
+    previous_dir = models_folder / PREVIOUS_DIR
+    previous_dir.mkdir(parents=True, exist_ok=True)
+    current = model_files(models_folder, stem)
+    previous = model_files(previous_dir, stem)
+    for suffix in SUFFIXES:  # one generation back: the files before this install
+        previous[suffix].unlink(missing_ok=True)
+    for suffix in SUFFIXES:
+        if current[suffix].is_file():
+            _copy_then_replace(current[suffix], previous[suffix])
+    for suffix in SUFFIXES:
+        if candidate[suffix].is_file():
+            os.replace(candidate[suffix], current[suffix])
+        else:
+            current[suffix].unlink(missing_ok=True)  # a checkpoint of the old model only
+    return previous_dir
+
+
+def rollback(models_dir: Path) -> dict[str, Any]:
+    """Swap the classifier named by default.json with the one in MODELS/previous/: byte for
+    byte, and a second rollback swaps them back."""
+    from vision.errors import ModelError
+    from vision.models import find_pair
+
+    try:
+        _, classifier_meta = find_pair(models_dir)
+    except ModelError as error:
+        raise FineTuneError(f"nothing to roll back: {error}") from None
+    if classifier_meta is None:
+        raise FineTuneError(f"{models_dir / 'default.json'} names no classifier")
+    folder, stem = classifier_meta.parent, classifier_meta.stem
+    current = model_files(folder, stem)
+    previous = model_files(folder / PREVIOUS_DIR, stem)
+    if not previous[".json"].is_file() or not previous[".onnx"].is_file():
+        raise FineTuneError(
+            f"nothing to roll back to: {previous['.json']} does not exist "
+            "(a fine-tune that installed a new classifier leaves the old one there)"
+        )
+    swapped = {s: previous[s].with_name(f".{previous[s].name}.swap") for s in SUFFIXES}
+    for suffix in SUFFIXES:  # 1. the current files, copied aside
+        if current[suffix].is_file():
+            _copy_then_replace(current[suffix], swapped[suffix])
+    for suffix in SUFFIXES:  # 2. the previous files into place, each atomically
+        if previous[suffix].is_file():
+            _copy_then_replace(previous[suffix], current[suffix])
+        else:
+            current[suffix].unlink(missing_ok=True)
+    for suffix in SUFFIXES:  # 3. what was current becomes previous
+        if swapped[suffix].is_file():
+            os.replace(swapped[suffix], previous[suffix])
+        else:
+            previous[suffix].unlink(missing_ok=True)
+    restored = json.loads(current[".json"].read_text("utf-8"))
+    return {
+        "restored": str(current[".json"]),
+        "date": restored.get("date"),
+        "previous": str(folder / PREVIOUS_DIR),
+    }
+
+
+def _copy_then_replace(source: Path, target: Path) -> None:
+    temporary = target.with_name(f".{target.name}.tmp")
+    shutil.copy2(source, temporary)
+    os.replace(temporary, target)
+
+
+def _write_json(path: Path, data: Any) -> None:
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    os.replace(temporary, path)
+
+
+# --- the whole run ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FineTuneSettings:
+    labels: Path
+    models_dir: Path = Path("models")
+    photos: Path | None = None
+    synthetic: Path | None = Path("datasets/build/synth/classify")
+    per_class: int = 20
+    epochs: int = 3
+    imgsz: int | None = None  # default: the current classifier's input size
+    batch: int = 32
+    device: str = "cpu"
+    seed: int = 0
+    checkpoint: Path | None = None
+    min_held_out: int = MIN_HELD_OUT
+    workers: int = 2
+    threads: int | None = None
+
+
+def finetune(
+    settings: FineTuneSettings, command: str | None = None, progress: Progress | None = None
+) -> dict[str, Any]:
+    """Fine-tune, compare, and install the candidate if it is better; returns the comparison."""
+    say = progress or (lambda _: None)
+    labelled = collect_labels(
+        settings.labels, settings.photos, settings.seed, settings.min_held_out
+    )
+    current = current_model(settings.models_dir)
+    checkpoint = find_checkpoint(current, settings.checkpoint)
+    names = checkpoint_names(checkpoint)
+    if set(names) != set(current.classes):
+        raise FineTuneError(
+            f"checkpoint {str(checkpoint)!r} has {len(names)} classes but "
+            f"{current.classifier_meta.name} lists {len(current.classes)}: they are not one model"
+        )
+    if list(names) != sorted(names):
+        raise FineTuneError(
+            f"checkpoint {str(checkpoint)!r} does not list its classes in folder order: "
+            "ultralytics cannot fine-tune it on class folders"
+        )
+    synthetic = settings.synthetic
+    if synthetic is not None and not (synthetic / "train").is_dir():
+        say(
+            f"no synthetic data in {synthetic} (python -m datasets.synth builds it): "
+            "fine-tuning on the labelled crops alone: tiles they lack may be forgotten, and "
+            "ultralytics will complain of classes with no images"
+        )
+        synthetic = None
+    if command is None:
+        from vision.training.train import command_line
+
+        command = command_line()
+    folder = current.classifier_meta.parent
+    candidate_dir = folder / CANDIDATE_DIR
+    with tempfile.TemporaryDirectory(prefix="tilescore-finetune-") as work:
+        work_dir = Path(work)
+        say(
+            f"1/3 cutting the tiles of {len(labelled.train)} labelled photos "
+            f"({len(labelled.held_out)} held out to compare on)"
+        )
+        counts = build_dataset(
+            labelled.train, work_dir, names, synthetic, settings.per_class, settings.seed
+        )
+        say(
+            f"2/3 fine-tuning {current.stem} for {settings.epochs} "
+            f"epoch{'s' * (settings.epochs != 1)} on "
+            f"{counts.labelled_crops} labelled crops x{counts.repeats} + "
+            f"{counts.synthetic_train} synthetic"
+        )
+        trained_meta = _train(settings, current, checkpoint, work_dir, command)
+        candidate_dir.mkdir(parents=True, exist_ok=True)
+        candidate = model_files(candidate_dir, current.stem)
+        for path in candidate.values():
+            path.unlink(missing_ok=True)
+        from vision.training.train import _save_checkpoint
+
+        run_weights = work_dir / "out" / "runs" / current.stem / "weights"
+        best = (
+            run_weights / "best.pt"
+            if (run_weights / "best.pt").exists()
+            else run_weights / "last.pt"
+        )
+        _save_checkpoint(best, candidate[".pt"])
+        # The work folder may be on another file system: move, not rename.
+        shutil.move(trained_meta.with_suffix(".onnx"), candidate[".onnx"])
+        shutil.move(trained_meta, candidate[".json"])
+    say(f"3/3 reading the {len(labelled.held_out)} held-out photos with both classifiers")
+    scores = []
+    for name, meta in (("current", current.classifier_meta), ("new", candidate[".json"])):
+        evaluation = evaluate(
+            current.detector_meta,
+            meta,
+            labelled.held_out,
+            lambda line, name=name: say(f"\r    {name}: {line}"),
+            settings.threads,
+        )
+        scores.append(Score.of(evaluation))
+    before, after = scores
+    decision = decide(before, after)
+    report: dict[str, Any] = {
+        "labels": str(labelled.labels_dir),
+        "photos": {
+            "train": len(labelled.train),
+            "held_out": [p.name for p, _ in labelled.held_out],
+            "skipped_proposed": labelled.skipped_proposed,
+        },
+        "crops": {
+            "labelled": counts.labelled_crops,
+            "repeats": counts.repeats,
+            "synthetic": counts.synthetic_train,
+            "synthetic_data": str(synthetic) if synthetic else None,
+            "classes_the_model_lacks": list(counts.skipped_classes),
+        },
+        "started_from": str(checkpoint),
+        "current": before.to_json(),
+        "candidate": after.to_json(),
+        "installed": decision.install,
+        "reason": decision.reason,
+    }
+    meta = json.loads(candidate[".json"].read_text("utf-8"))
+    meta["training"]["data"] = f"{len(labelled.train)} labelled photos in {labelled.labels_dir}" + (
+        f" + {counts.synthetic_train} crops of {synthetic}" if synthetic else ""
+    )
+    meta["training"]["started_from"] = str(checkpoint)
+    meta.setdefault("metrics", {})["held_out_labels"] = after.to_json()
+    meta["fine_tune"] = {k: v for k, v in report.items() if k != "installed"} | {
+        "decision": "installed" if decision.install else "kept the current model"
+    }
+    _write_json(candidate[".json"], meta)
+    if decision.install:
+        report["previous"] = str(install(folder, current.stem))
+        report["model"] = str(current.classifier_meta)
+    else:
+        report["candidate_model"] = str(candidate[".json"])
+    return report
+
+
+def _train(
+    settings: FineTuneSettings, current: CurrentModel, checkpoint: Path, work: Path, command: str
+) -> Path:
+    from vision.training.train import TrainSettings, train
+
+    train_settings = TrainSettings(
+        task="classify",
+        data=work / "data",
+        out_dir=work / "out",
+        name=current.stem,
+        epochs=settings.epochs,
+        imgsz=settings.imgsz or current.imgsz,
+        batch=settings.batch,
+        device=settings.device,
+        start_from=checkpoint,
+        workers=settings.workers,
+    )
+    with chatter_to_stderr():
+        return train(train_settings, command)
+
+
+@contextlib.contextmanager
+def chatter_to_stderr() -> Iterator[None]:
+    """ultralytics logs and draws its progress bars on stdout; keep stdout for our report."""
+    import importlib
+
+    import vision.training.offline  # noqa: F401  (before ultralytics)
+
+    LOGGER = importlib.import_module("ultralytics.utils").LOGGER
+    handlers = [
+        h
+        for h in LOGGER.handlers
+        if isinstance(h, logging.StreamHandler) and h.stream in (sys.stdout, sys.__stdout__)
+    ]
+    old = [h.setStream(sys.stderr) for h in handlers]
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        for handler, stream in zip(handlers, old, strict=True):
+            handler.setStream(stream)
+
+
+def format_report(report: dict[str, Any]) -> str:
+    current, candidate = report["current"], report["candidate"]
+    lines = [
+        f"held-out photos: {current['photos']} ({current['tiles']} tiles)",
+        f"{'':<12}{'tiles right':>18}{'whole hands right':>22}",
+    ]
+    for name, score in (("current", current), ("new", candidate)):
+        tiles = f"{score['tiles_right']}/{score['tiles']} {score['tile_accuracy']:6.1%}"
+        hands = f"{score['hands_right']}/{score['photos']} {score['photo_accuracy']:6.1%}"
+        lines.append(f"{name:<12}{tiles:>18}{hands:>22}")
+    if report["installed"]:
+        lines.append(
+            f"installed the new classifier ({report['reason']}); the old one is in "
+            f"{report['previous']}: tilescore train classifier --rollback puts it back"
+        )
+    else:
+        lines.append(
+            f"kept the current classifier ({report['reason']}); the new one is in "
+            f"{report['candidate_model']}"
+        )
+    return "\n".join(lines)
