@@ -152,16 +152,17 @@ def bench_reference(python: Path, photos: list[Path], runs: int, threads: int) -
     return json.loads(done.stdout)
 
 
-def onnx_gflops(path: Path) -> float:
+def onnx_gflops(path: Path, height: int, width: int) -> float:
     """2 x multiply-adds of every Conv, MatMul and Gemm at batch 1, from the inferred shapes."""
     import onnx
     from onnx import numpy_helper, shape_inference
 
     model = onnx.load(str(path))
     graph_input = model.graph.input[0].type.tensor_type.shape
-    if graph_input.dim[0].HasField("dim_param") or graph_input.dim[0].dim_value != 1:
-        graph_input.dim[0].Clear()
-        graph_input.dim[0].dim_value = 1
+    # A dynamic export (the classifier's) has symbolic batch, height and width: pin them.
+    for axis, value in zip(range(4), (1, 3, height, width)):
+        graph_input.dim[axis].Clear()
+        graph_input.dim[axis].dim_value = value
     model = shape_inference.infer_shapes(model)
     shapes = {
         v.name: [d.dim_value if d.HasField("dim_value") else 1 for d in v.type.tensor_type.shape.dim]
@@ -238,11 +239,11 @@ def main() -> int:
         reference = bench_reference(args.reference_python, photos, args.runs, args.threads)
     pipeline = load_pipeline(args.models, threads=args.threads)
     models = [
-        (info.name, "x".join(map(str, info.input_size[::-1])), onnx_gflops(info.onnx_path))
+        (info.name, "x".join(map(str, info.input_size[::-1])), onnx_gflops(info.onnx_path, *info.input_size))
         for info in pipeline.models
     ]
     if "model" in reference:
-        models.append(("mahjong-detector", "640x640", onnx_gflops(Path(reference["model"]))))
+        models.append(("mahjong-detector", "640x640", onnx_gflops(Path(reference["model"]), 640, 640)))
     print(f"threads {args.threads}, {args.runs} runs per photo, photos {LONG_SIDE}x{SHORT_SIDE}")
     print(report(rows, reference, models))
     if args.json is not None:

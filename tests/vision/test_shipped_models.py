@@ -1,0 +1,71 @@
+"""The shipped model pair, through the real CLI, on the shipped example photos.
+
+The example photos are rendered from CC0 tile art (datasets/synth/example_photo.py), not real table
+photos: these tests hold the shipped files to "loads, runs, reads the examples", and the real-photo
+numbers live in the models' metadata (`tilescore evaluate --record real_photos`) and docs/vision.md.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+MODELS = REPO / "models"
+PHOTOS = REPO / "examples" / "photos"
+
+
+def tilescore(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "device.cli", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_default_pair_is_shipped_with_its_metadata() -> None:
+    pair = json.loads((MODELS / "default.json").read_text())
+    for role in ("detector", "classifier"):
+        meta = json.loads((MODELS / pair[role]).read_text())
+        assert (MODELS / meta["onnx"]).stat().st_size > 1_000_000
+        assert meta["classes"] and meta["input_size"][0] >= 64
+        assert meta["training"]["data"] and meta["metrics"]["synthetic_val"]
+    detector = json.loads((MODELS / pair["detector"]).read_text())
+    assert {c["name"] for c in detector["classes"]} == {
+        "tile",
+        "tile_rotated",
+        "back",
+        "back_rotated",
+        "piece",
+    }
+    assert (MODELS / "tile-detector.pt").exists(), "the detector's checkpoint to train on from"
+
+
+def test_shipped_models_read_every_example_photo() -> None:
+    run = tilescore(
+        "evaluate", "--labels", str(PHOTOS), "--photos", str(PHOTOS), "--threads", "2", "--json"
+    )
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report["labelled_tiles"] >= 30
+    assert report["tile_accuracy"] >= 0.97
+    assert report["photo_accuracy"] == 1.0
+
+
+@pytest.mark.parametrize("photo", ["taiwan-melds.jpg", "taiwan-pinghu.jpg"])
+def test_score_photo_with_the_shipped_models(photo: str) -> None:
+    expected = json.loads((PHOTOS / photo).with_suffix(".json").read_text())
+    run = tilescore("detect", str(PHOTOS / photo), "--json")
+    assert run.returncode == 0, run.stderr
+    found = json.loads(run.stdout)
+    found = found[0] if isinstance(found, list) else found
+    assert sorted(t["code"] or "back" for t in found["tiles"]) == sorted(
+        t["code"] or "back" for t in expected["tiles"]
+    )
+    assert all(0.0 < t["confidence"] <= 1.0 for t in found["tiles"])
