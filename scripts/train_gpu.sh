@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # How the shipped models are trained on a lent GPU machine (docs/training.md, "Training runs").
 #
-#   bash scripts/train_gpu.sh start   # build the synthetic sets, start the three trainings
+#   bash scripts/train_gpu.sh prepare # here: fetch the wheels, copy the data, cut the fonts
+#   bash scripts/train_gpu.sh start   # there: build the synthetic sets, start the trainings
 #   bash scripts/train_gpu.sh wait N  # wait up to N seconds, printing progress
 #   bash scripts/train_gpu.sh collect DIR  # copy the finished models and logs to DIR
 #
@@ -47,7 +48,35 @@ train() {  # name, then train arguments; MODELS picks which of the three to trai
     --out "$WORK/models" >"$WORK/$name.log" 2>&1 &
 }
 
+prepare() {  # on the machine with internet and the shared data; .whl and .carry are git-ignored
+  local shared=${SHARED:-../shared/data} venv=${TILESCORE_VENV:-.venv}
+  grep -qx "/.whl/" .git/info/exclude 2>/dev/null || printf "/.whl/\n/.carry/\n" >>.git/info/exclude
+  python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
+    --implementation cp --platform manylinux2014_x86_64 -d .whl \
+    "ultralytics==$("$venv/bin/python" -c 'import ultralytics; print(ultralytics.__version__)')" \
+    ultralytics-thop ultralytics-platform
+  mkdir -p .carry/data/camerash-tiles .carry/data/fluffystuff-riichi-tiles .carry/fonts
+  cp -r "$shared/camerash-tiles/tiles-resized" "$shared/camerash-tiles/tiles-data" \
+    .carry/data/camerash-tiles/
+  cp -r "$shared/fluffystuff-riichi-tiles/Export" .carry/data/fluffystuff-riichi-tiles/
+  cp -r "$shared/xiangqi-pieces" .carry/data/
+  # Only the characters the face renderer draws: 460 KB instead of 100 MB of fonts.
+  local chars
+  chars=$(cat datasets/synth/*.py scoring/tiles*.py | python3 -c \
+    "import sys; print(''.join(sorted({c for c in sys.stdin.read() if ord(c) > 0x2e80})))")
+  for font in /usr/share/fonts/opentype/noto/Noto{Sans,Serif}CJK-{Regular,Bold}.ttc; do
+    for n in 0 1 2; do
+      "$venv/bin/pyftsubset" "$font" --font-number=$n --output-file=".carry/fonts/$(basename "$font" .ttc)-$n.otf" \
+        --text="${chars}0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+    done
+  done
+  du -sh .whl .carry
+}
+
 case ${1:-} in
+  prepare)
+    prepare
+    ;;
   start)
     install_wheels
     mkdir -p "$WORK"
@@ -73,12 +102,16 @@ case ${1:-} in
     ;;
   collect)
     mkdir -p "$2"
-    cp "$WORK"/models/*.onnx "$WORK"/models/*.json "$WORK"/models/tile-detector.pt "$2"/ 2>/dev/null
-    tar czf "$2/logs.tgz" -C "$WORK" detector.log classifier.log baseline.log synth.log
+    # At most 8 files come back from the GPU machine: the pair's six, the baseline's ONNX, and
+    # the logs with the baseline's metadata in one archive.
+    cp "$WORK"/models/tile-*.onnx "$WORK"/models/tile-*.json "$WORK"/models/tile-*.pt \
+      "$WORK"/models/baseline-single-stage.onnx "$2"/ 2>/dev/null
+    tar czf "$2/logs.tgz" -C "$WORK" detector.log classifier.log baseline.log synth.log \
+      models/baseline-single-stage.json
     ls -la "$2"
     ;;
   *)
-    echo "usage: $0 start|wait SECONDS|collect DIR" >&2
+    echo "usage: $0 prepare|start|wait SECONDS|collect DIR" >&2
     exit 2
     ;;
 esac

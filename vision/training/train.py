@@ -147,8 +147,9 @@ def train(settings: TrainSettings, command: str) -> Path:
     settings.out_dir.mkdir(parents=True, exist_ok=True)
     shipped_onnx = settings.out_dir / f"{settings.name}.onnx"
     shutil.copyfile(onnx_path, shipped_onnx)
-    if settings.task == "detect":
-        _save_checkpoint(best, settings.out_dir / f"{settings.name}.pt")
+    # Both checkpoints ship: the detector's to continue training next session, the classifier's
+    # for `train classifier --from` (fine-tuning on a table's own photos starts from it).
+    _save_checkpoint(best, settings.out_dir / f"{settings.name}.pt")
     metrics = _metrics(results, settings.task)
     metadata = {
         "name": settings.name,
