@@ -160,7 +160,7 @@ def onnx_gflops(path: Path, height: int, width: int) -> float:
     model = onnx.load(str(path))
     graph_input = model.graph.input[0].type.tensor_type.shape
     # A dynamic export (the classifier's) has symbolic batch, height and width: pin them.
-    for axis, value in zip(range(4), (1, 3, height, width)):
+    for axis, value in enumerate((1, 3, height, width)):
         graph_input.dim[axis].Clear()
         graph_input.dim[axis].dim_value = value
     model = shape_inference.infer_shapes(model)

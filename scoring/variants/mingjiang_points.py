@@ -60,15 +60,24 @@ def win_payments(
     ctx: WinContext, fan: int, rules: Mapping[str, Any], out: tuple[str, ...]
 ) -> tuple[Payment, ...]:
     """Who pays the winner, per 授受法. A discard win with no discarder named pays nothing here."""
-    winner = ctx.seat_wind
-    if not ctx.self_draw:
-        payer = ctx.discarder
+    discarder = None if ctx.self_draw else ctx.discarder
+    if discarder is not None and discarder in out:
+        raise HandError(
+            f"discarder {discarder} already won a 雞糊 this hand: its discards cannot be won"
+        )
+    return _payments(
+        ctx.seat_wind, ctx.self_draw, discarder, fan, bool(rules["dealer_extra_fan"]), out
+    )
+
+
+@cache
+def _payments(
+    winner: str, self_draw: bool, payer: str | None, fan: int, extra: bool, out: tuple[str, ...]
+) -> tuple[Payment, ...]:
+    """The payments for one situation: a few hundred at most, worked out once each."""
+    if not self_draw:
         if payer is None:
             return ()
-        if payer in out:
-            raise HandError(
-                f"discarder {payer} already won a 雞糊 this hand: its discards cannot be won"
-            )
         shares: tuple[tuple[str, int], ...] = ((payer, 4 if DEALER in (winner, payer) else 3),)
     elif winner == DEALER:
         shares = tuple((p, 2) for p in SEATS if p != winner and p not in out)
@@ -76,15 +85,15 @@ def win_payments(
         shares = tuple((p, 2 if p == DEALER else 1) for p in SEATS if p != winner and p not in out)
     base = base_points(fan)
     # 莊家收支多一番 (option): a share the dealer pays or takes counts one 番 more.
-    dealer_base = base_points(fan + 1) if rules["dealer_extra_fan"] else base
+    dealer_base = base_points(fan + 1) if extra else base
     return tuple(
         build(
             Payment,
-            payer=payer,
+            payer=p,
             payee=winner,
-            amount=times * (dealer_base if DEALER in (payer, winner) else base),
+            amount=times * (dealer_base if DEALER in (p, winner) else base),
         )
-        for payer, times in shares
+        for p, times in shares
     )
 
 

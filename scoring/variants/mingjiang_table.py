@@ -684,7 +684,7 @@ def resolve(hits: Hits, skip: frozenset[tuple[str, str]]) -> Hits:
 MINIMUMS: dict[str, int] = {"small_three_dragons": 4, "big_three_dragons": 8, "four_in_four": 5}
 """最少N番: a hand holding the item counts at least this many 番 in all."""
 
-_WAIVERS = {
+_WAIVERS = {  # the order of ``waived``'s switches
     "honours_and_ends_scores_outside": (("honours_and_ends", "outside_hand"),),
     "seven_pairs_scores_menqing": (("seven_pairs", "menqing"),),
 }
@@ -692,7 +692,9 @@ _WAIVERS = {
 
 def waived(rules: Mapping[str, Any]) -> frozenset[tuple[str, str]]:
     """The supersessions that the rule options turn off."""
-    return _waived(tuple(bool(rules[name]) for name in _WAIVERS))
+    return _waived(
+        (bool(rules["honours_and_ends_scores_outside"]), bool(rules["seven_pairs_scores_menqing"]))
+    )
 
 
 @cache

@@ -104,8 +104,14 @@ def test_score_correct_and_see_the_total_change(server):
         before = page.inner_text("#total")
         reading_before = page.inner_text("#reading")
         _shot(page, "result")
-        # Correct a tile: tap its box, pick 東 from the grid.
-        page.locator("#overlay rect").first.dispatch_event("click")
+        # Correct a tile: tap the box of the hand's 2m (the row's first tile), pick 東 from the
+        # grid. Found by its label: the detection order is the model's, not the layout's.
+        index = page.evaluate(
+            "() => [...document.querySelectorAll('#overlay text')]"
+            ".findIndex((t) => t.textContent === '2m')"
+        )
+        assert index >= 0, "the models did not read the example's 2m"
+        page.locator("#overlay rect").nth(index).dispatch_event("click")
         page.wait_for_selector("#picker[open]")
         _shot(page, "picker")
         page.click("#tile-grid button[data-code='1z']")
@@ -113,8 +119,9 @@ def test_score_correct_and_see_the_total_change(server):
             "([r]) => document.querySelector('#reading').innerText !== r", arg=[reading_before]
         )
         after = page.inner_text("#total")
-        assert "1z" in page.inner_text("#reading") or after != before
-        assert page.locator("#overlay text").first.inner_text() == "1z"
+        assert "1z" in page.inner_text("#reading")
+        assert after != before, "234m became 1z34m: the hand no longer scores the same"
+        assert page.locator("#overlay text").nth(index).text_content() == "1z"
         page.click("button[data-screen=board]")
         page.wait_for_selector("#hands tbody tr")
         _shot(page, "scoreboard")
