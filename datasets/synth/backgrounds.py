@@ -52,3 +52,117 @@ def background(rng: random.Random, width: int, height: int) -> np.ndarray:
         ) * 15
     image = base[None, None, :] + texture[:, :, None]
     return np.clip(image, 0, 255).astype(np.uint8)
+
+
+# -- table surfaces for the close-up scenes: a square texture in table units, warped by the camera --
+WAVY = [(190, 175, 160), (175, 170, 165), (160, 175, 150), (200, 190, 185), (150, 140, 135)]
+DESK = [(40, 85, 170), (30, 70, 150), (50, 100, 185), (60, 110, 160), (35, 55, 110)]
+GRANITE = [(150, 150, 150), (120, 125, 130), (175, 170, 165)]
+MAT = [(60, 140, 200), (70, 150, 205), (55, 120, 175)]
+STONE = [(225, 228, 230), (205, 210, 215), (185, 190, 200)]
+
+
+def table_surface(rng: random.Random, size: int = 1024) -> np.ndarray:
+    """A square texture of the table top, about 0.8 mm a pixel: patterned bed sheets and cloths,
+    wood desks, granite counters, bamboo mats, plain felt."""
+    kind = rng.choices(("wavy", "desk", "granite", "mat", "stone", "old"), (5, 4, 1.5, 1, 1, 1.5))[
+        0
+    ]
+    if kind == "old":
+        return background(rng, size, size)
+    gen = np.random.default_rng(rng.randrange(2**31))
+    xs = np.arange(size, dtype=np.float32)[None, :]
+    ys = np.arange(size, dtype=np.float32)[:, None]
+    if kind == "wavy":
+        base = np.array(rng.choice(WAVY), np.float32) * rng.uniform(0.85, 1.1)
+        period = rng.uniform(7, 16)
+        warp = (
+            np.sin(xs / rng.uniform(40, 120) + rng.uniform(0, 6)) * rng.uniform(8, 30)
+            + _noise(gen, size, size, 150) * 25
+        )
+        stripes = np.sin((ys + warp) * 2 * np.pi / period)
+        bands = _noise(gen, size, size, rng.uniform(90, 200)) > rng.uniform(-0.6, 0.4)
+        lines = np.clip((stripes - 0.55) * 4, 0, 1) * bands
+        weave = _noise(gen, size, size, 1.5) * 6 + _noise(gen, size, size, 60) * 10
+        image = base[None, None, :] + weave[:, :, None]
+        white = np.array((240, 240, 238), np.float32)
+        image = image * (1 - lines[:, :, None] * 0.8) + white * lines[:, :, None] * 0.8
+        if rng.random() < 0.4:  # a fold or a crease as a soft dark band
+            image *= (1 - 0.15 * np.clip(_noise(gen, size, size, 250), 0, 1))[:, :, None]
+    elif kind == "desk":
+        base = np.array(rng.choice(DESK), np.float32) * rng.uniform(0.85, 1.15)
+        rings = (
+            np.sin(
+                (ys + _noise(gen, size, size, 120) * 40) / rng.uniform(3, 9)
+                + _noise(gen, size, size, 300) * 4
+            )
+            * 14
+        )
+        image = (
+            base[None, None, :] * (1 + rings[:, :, None] / 120)
+            + (_noise(gen, size, size, 2) * 4 + _noise(gen, size, size, 40) * 8)[:, :, None]
+        )
+        if rng.random() < 0.5:  # plank seams
+            plank = rng.randint(120, 300)
+            for y in range(rng.randrange(plank), size, plank):
+                image[y : y + 2] *= 0.55
+        if rng.random() < 0.5:
+            image = image.transpose(1, 0, 2)
+    elif kind == "granite":
+        base = np.array(rng.choice(GRANITE), np.float32)
+        image = np.repeat(base[None, None, :], size, 0).repeat(size, 1).copy()
+        speck = gen.random((size, size)).astype(np.float32)
+        dark = cv2.GaussianBlur((speck < 0.12).astype(np.float32), (0, 0), 1.2)
+        light = cv2.GaussianBlur((speck > 0.9).astype(np.float32), (0, 0), 1.0)
+        image *= (1 - 0.8 * np.clip(dark * 2, 0, 1))[:, :, None]
+        image += (60 * np.clip(light * 2, 0, 1))[:, :, None]
+        image += (_noise(gen, size, size, 30) * 12)[:, :, None]
+    elif kind == "mat":  # bamboo mat: small rounded cells in a grid
+        base = np.array(rng.choice(MAT), np.float32)
+        cell = rng.uniform(9, 14)
+        cx = np.abs(np.sin(xs * np.pi / cell))
+        cy = np.abs(np.sin(ys * np.pi / (cell * 0.6)))
+        cells = np.clip(cx * cy * 2.2, 0, 1)
+        image = base[None, None, :] * (0.45 + 0.6 * cells[:, :, None])
+        image += (_noise(gen, size, size, 2) * 6)[:, :, None]
+    else:  # stone, white counter
+        base = np.array(rng.choice(STONE), np.float32)
+        veins = np.abs(_noise(gen, size, size, 80)) < 0.06
+        image = base[None, None, :] + (_noise(gen, size, size, 20) * 5)[:, :, None]
+        image -= (veins * 40)[:, :, None]
+    return np.ascontiguousarray(np.clip(image, 0, 255).astype(np.uint8))
+
+
+def clutter(canvas: np.ndarray, rng: random.Random, keep_out: tuple[int, int, int, int]) -> None:
+    """Things at the edge of the table: a box, a keyboard, paper, a plastic bag; never inside
+    ``keep_out`` (x1, y1, x2, y2 in texture pixels), where the tiles lie."""
+    size = canvas.shape[0]
+    kx1, ky1, kx2, ky2 = keep_out
+    for _ in range(rng.randint(1, 3)):
+        w, h = rng.randint(size // 6, size // 2), rng.randint(size // 8, size // 3)
+        for _try in range(10):
+            x, y = rng.randrange(0, size - w), rng.randrange(0, size - h)
+            if x + w < kx1 or x > kx2 or y + h < ky1 or y > ky2:
+                break
+        else:
+            continue
+        kind = rng.choice(("box", "keyboard", "paper", "bag"))
+        if kind == "box":  # a black or brown box seen from above: dark inside, lighter rim
+            colour = rng.choice(((25, 25, 28), (60, 90, 130), (40, 40, 45)))
+            cv2.rectangle(canvas, (x, y), (x + w, y + h), tuple(int(c * 1.8) for c in colour), -1)
+            rim = max(4, w // 25)
+            cv2.rectangle(canvas, (x + rim, y + rim), (x + w - rim, y + h - rim), colour, -1)
+        elif kind == "keyboard":
+            cv2.rectangle(canvas, (x, y), (x + w, y + h), (30, 30, 32), -1)
+            key = max(8, w // 22)
+            for ky in range(y + key // 2, y + h - key, key + 3):
+                for kx in range(x + key // 2, x + w - key, key + 3):
+                    cv2.rectangle(canvas, (kx, ky), (kx + key, ky + key), (55, 55, 58), -1)
+        elif kind == "paper":
+            cv2.rectangle(canvas, (x, y), (x + w, y + h), (235, 238, 240), -1)
+        else:
+            colour = tuple(rng.randint(80, 250) for _ in range(3))
+            pts = np.array(
+                [[x + rng.randrange(w), y + rng.randrange(h)] for _ in range(6)], np.int32
+            )
+            cv2.fillConvexPoly(canvas, cv2.convexHull(pts), colour)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from datasets.synth.backgrounds import background
+from datasets.synth.backgrounds import background, clutter, table_surface
 from datasets.synth.faces import FaceLibrary
 from scoring.tiles import ALL_TILES
 
@@ -52,14 +52,19 @@ class PlacedTile:
 
 
 def _tile_sprite(
-    face: np.ndarray, width: int, rng: random.Random, back: tuple[int, int, int], down: bool
+    face: np.ndarray,
+    width: int,
+    rng: random.Random,
+    back: tuple[int, int, int],
+    down: bool,
+    depth_range: tuple[float, float] = (0.12, 0.3),
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A tile seen from above and a little in front: face, ivory body, coloured back layer.
 
     Returns the sprite (BGRA), the corners of the whole tile, the corners of the face.
     """
     height = int(width * rng.uniform(1.28, 1.42))
-    depth = int(width * rng.uniform(0.12, 0.3))  # visible thickness toward the camera
+    depth = int(width * rng.uniform(*depth_range))  # visible thickness toward the camera
     radius = max(2, width // 9)
     sprite = np.zeros((height + depth, width, 4), np.uint8)
     ivory = (225, 235, 240)
@@ -143,12 +148,24 @@ class SceneMaker:
 
     def __init__(self, faces: FaceLibrary) -> None:
         self.faces = faces
+        self.thick = False  # deep bodies in _place; make() turns it on, example photos keep it off
 
     def make(self, rng: random.Random) -> tuple[np.ndarray, list[PlacedTile]]:
+        style = rng.random()
+        if style < 0.62:  # close-ups in 3D: piles with many backs, or a hand in rows
+            close = _Close(self, rng)
+            if style < 0.42:
+                close.scattered()
+            else:
+                close.aim_hand()
+                close.hand()
+            image, placed = close.render()
+            return _finish(image, rng), placed
+        self.thick = True
         width, height = SCENE_SIZE
         canvas = background(rng, width, height)
-        placed: list[PlacedTile] = []
-        if rng.random() < 0.12:
+        placed = []
+        if rng.random() < 0.3:
             self._pieces(canvas, rng, placed)
         elif rng.random() < 0.1:  # a close-up of a few tiles
             self._loose(canvas, rng, placed, rng.randint(1, 6))
@@ -160,9 +177,12 @@ class SceneMaker:
         return image, placed
 
     # -- layouts -----------------------------------------------------------------------------
-    def _place(self, canvas, rng, placed, code, center, angle, tw, back, down=False):  # type: ignore[no-untyped-def]
+    def _place(self, canvas, rng, placed, code, center, angle, tw, back, down=False, thick=None):  # type: ignore[no-untyped-def]
+        """``thick``: the deep two-layer bodies of the sets in real photos (the shipped example
+        photos keep the thin ones)."""
         face = self.faces.face(code, rng) if code else np.zeros((4, 3, 3), np.uint8)
-        sprite, quad, face_quad = _tile_sprite(face, tw, rng, back, down)
+        depth = (0.3, 0.6) if (self.thick if thick is None else thick) else (0.12, 0.3)
+        sprite, quad, face_quad = _tile_sprite(face, tw, rng, back, down, depth)
         matrix = _paste(canvas, sprite, center, angle)
         placed.append(
             PlacedTile(
@@ -373,3 +393,552 @@ def _light(image: np.ndarray, rng: random.Random) -> np.ndarray:
     quality = rng.randint(45, 95)
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
+
+
+# -- close-ups in 3D: thick two-layer tile bodies on a table, seen by a pinhole camera --------------
+# World units are millimetres on the table (z up). A tile is a box W x H x D: an ivory face layer
+# on a coloured back layer. The camera looks at the table from above or at a slant; every corner
+# is projected exactly, so boxes are exact and faces are warped in true perspective.
+REAL_BACKS = [
+    (30, 185, 235),  # yellow, the commonest
+    (35, 175, 225),
+    (40, 200, 240),
+    (60, 150, 40),  # green
+    (170, 110, 30),  # blue
+    (40, 130, 235),  # orange
+    (175, 145, 235),  # pink
+    (200, 225, 238),  # ivory
+]
+BACK_WEIGHTS = [4, 2, 2, 1.5, 1.2, 1, 0.8, 0.8]
+
+
+def _rounded_outline(w: float, h: float, r: float, steps: int = 4) -> np.ndarray:
+    """A rounded rectangle's outline around the origin (u, v), clockwise from the top-left."""
+    points = []
+    for cx, cy, start in (
+        (w / 2 - r, -h / 2 + r, -90),
+        (w / 2 - r, h / 2 - r, 0),
+        (-w / 2 + r, h / 2 - r, 90),
+        (-w / 2 + r, -h / 2 + r, 180),
+    ):
+        for k in range(steps + 1):
+            a = math.radians(start + 90 * k / steps)
+            points.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    return np.array(points, np.float64)
+
+
+@dataclass
+class _Body:
+    center: np.ndarray  # x, y, z of the box centre
+    axes: np.ndarray  # 3x3 columns: u (face left-right), v (face top-bottom), n (face normal)
+    size: tuple[float, float, float]  # W, H, D
+    ivory_share: float
+    back: tuple[int, int, int]
+    code: str | None  # the face's code (the face may still be turned away)
+    layer: int = 0
+
+    def point(self, a: float, b: float, c: float) -> np.ndarray:
+        return self.center + self.axes @ np.array((a, b, c))
+
+    def points(self, local: np.ndarray) -> np.ndarray:
+        return self.center[None, :] + local @ self.axes.T
+
+    def footprint(self) -> np.ndarray:
+        w, h, d = self.size
+        corners = np.array(
+            [(a * w / 2, b * h / 2, c * d / 2) for a in (-1, 1) for b in (-1, 1) for c in (-1, 1)]
+        )
+        return self.points(corners)
+
+
+class _Camera:
+    def __init__(
+        self, rng: random.Random, size: tuple[int, int], f: float, target, distance, tilt, azimuth
+    ) -> None:  # type: ignore[no-untyped-def]
+        self.size = size
+        self.f = f
+        a = np.array((math.cos(azimuth), math.sin(azimuth), 0.0))
+        target = np.asarray(target, np.float64)
+        self.position = (
+            target - a * distance * math.sin(tilt) + np.array((0, 0, distance * math.cos(tilt)))
+        )
+        forward = target - self.position
+        forward /= np.linalg.norm(forward)
+        up = a - a.dot(forward) * forward
+        up /= np.linalg.norm(up)
+        y = -up
+        x = np.cross(y, forward)
+        roll = math.radians(rng.uniform(-10, 10))
+        x, y = math.cos(roll) * x + math.sin(roll) * y, -math.sin(roll) * x + math.cos(roll) * y
+        self.rotation = np.stack([x, y, forward])
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        cam = (points - self.position) @ self.rotation.T
+        z = np.maximum(cam[:, 2:3], 1e-3)
+        centre = np.array(self.size, np.float64) / 2
+        return cam[:, :2] / z * self.f + centre
+
+    def table_homography(self) -> np.ndarray:
+        """Table plane (x, y, 1) to image pixels."""
+        k = np.array([[self.f, 0, self.size[0] / 2], [0, self.f, self.size[1] / 2], [0, 0, 1]])
+        r = self.rotation
+        return k @ np.column_stack([r[:, 0], r[:, 1], -r @ self.position])
+
+    def sees(self, point: np.ndarray, normal: np.ndarray) -> float:
+        """Cosine between a surface normal and the direction to the camera."""
+        to_camera = self.position - point
+        return float(normal.dot(to_camera) / np.linalg.norm(to_camera))
+
+
+def _pose(kind: str, yaw: float, toward: np.ndarray | None = None) -> np.ndarray:
+    """Axes (u, v, n as columns) for a pose: up, down, side (on a long edge), stand (on its end)."""
+    c, s = math.cos(yaw), math.sin(yaw)
+    if kind == "up":
+        u, v = np.array((c, s, 0.0)), np.array((s, -c, 0.0))
+    elif kind == "down":
+        u, v = np.array((c, s, 0.0)), np.array((-s, c, 0.0))
+    elif kind == "side":
+        v = np.array((c, s, 0.0))
+        n = np.array((-s, c, 0.0))
+        return np.column_stack([np.cross(n, v), v, n])
+    else:  # stand: face top up, the face toward ``toward`` (or the yaw)
+        v = np.array((0.0, 0.0, -1.0))
+        n = np.array((c, s, 0.0)) if toward is None else toward
+        return np.column_stack([np.cross(n, v), v, n])
+    return np.column_stack([u, v, np.cross(v, u)])
+
+
+def _body_at(x, y, z0, axes, size, ivory, back, code, layer=0) -> _Body:  # type: ignore[no-untyped-def]
+    half = 0.5 * (np.abs(axes[2]) @ np.array(size))  # half extent along z
+    return _Body(np.array((x, y, z0 + half)), axes, size, ivory, back, code, layer)
+
+
+class _HeightMap:
+    """Heights of what lies on the table, 1 mm a cell, to keep bodies from passing through
+    each other and to rest a tile on top of another."""
+
+    def __init__(self, extent: float) -> None:
+        self.extent = extent
+        n = int(2 * extent) + 1
+        self.grid = np.zeros((n, n), np.float32)
+
+    def _mask(self, body: _Body) -> tuple[np.ndarray, tuple[slice, slice]] | None:
+        pts = cv2.convexHull((body.footprint()[:, :2] + self.extent).astype(np.float32))
+        pts = pts.reshape(-1, 2)
+        x1, y1 = np.floor(pts.min(axis=0)).astype(int)
+        x2, y2 = np.ceil(pts.max(axis=0)).astype(int) + 1
+        n = self.grid.shape[0]
+        if x1 < 0 or y1 < 0 or x2 > n or y2 > n:
+            return None
+        mask = np.zeros((y2 - y1, x2 - x1), np.uint8)
+        cv2.fillConvexPoly(mask, np.round(pts - (x1, y1)).astype(np.int32), 1)
+        return mask.astype(bool), (slice(y1, y2), slice(x1, x2))
+
+    def heights(self, body: _Body) -> np.ndarray | None:
+        found = self._mask(body)
+        if found is None:
+            return None
+        mask, roi = found
+        return self.grid[roi][mask]
+
+    def put(self, body: _Body) -> None:
+        found = self._mask(body)
+        if found is not None:
+            mask, roi = found
+            top = float(body.footprint()[:, 2].max())
+            self.grid[roi][mask] = np.maximum(self.grid[roi][mask], top)
+
+
+class _Renderer:
+    """Draws bodies far to near, keeps an id buffer to tell how much of each stays visible."""
+
+    def __init__(
+        self, image: np.ndarray, camera: _Camera, light: np.ndarray, rng: random.Random
+    ) -> None:
+        self.image = image
+        self.camera = camera
+        self.light = light
+        self.ids = np.zeros(image.shape[:2], np.uint16)
+        self.wall = rng.uniform(0.62, 0.82)
+        self.radius = rng.uniform(0.08, 0.16)
+
+    def _shade(self, colour, factor: float):  # type: ignore[no-untyped-def]
+        return tuple(float(min(255, c * factor)) for c in colour)
+
+    def _fill(self, points: np.ndarray, colour) -> None:  # type: ignore[no-untyped-def]
+        hull = cv2.convexHull(np.round(points * 16).astype(np.int32))
+        cv2.fillConvexPoly(self.image, hull, colour, cv2.LINE_AA, 4)
+
+    def draw(
+        self, body: _Body, index: int, face: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray, bool]:
+        """Returns the tile's outline (convex hull), its visible cap's corners, and whether the
+        visible cap is the face."""
+        w, h, d = body.size
+        outline = _rounded_outline(w, h, min(w, h) * self.radius)
+        split = d / 2 - body.ivory_share * d
+
+        def ring(c: float) -> np.ndarray:
+            local = np.column_stack([outline, np.full(len(outline), c)])
+            return self.camera.project(body.points(local))
+
+        face_ring, split_ring, back_ring = ring(d / 2), ring(split), ring(-d / 2)
+        n = body.axes[:, 2]
+        face_seen = self.camera.sees(body.point(0, 0, d / 2), n) > 0
+        ivory = (226, 236, 242)
+        slabs = [(back_ring, split_ring, body.back), (split_ring, face_ring, ivory)]
+        if not face_seen:
+            slabs.reverse()
+        for lower, upper, colour in slabs:
+            self._fill(np.vstack([lower, upper]), self._shade(colour, self.wall))
+        # walls that face up (a standing tile's top, a tile on its side): lit like a top
+        for axis, extent, other, other_extent in ((0, w, 1, h), (1, h, 0, w)):
+            for sign in (-1, 1):
+                normal = sign * body.axes[:, axis]
+                if normal[2] < 0.6:
+                    continue
+                lit = 0.55 + 0.45 * max(0.0, float(normal.dot(self.light)))
+                for lo, hi, colour in ((-d / 2, split, body.back), (split, d / 2, ivory)):
+                    local = []
+                    for b in (-1, 1):
+                        for c in (lo, hi):
+                            p = [0.0, 0.0, c]
+                            p[axis] = sign * extent / 2
+                            p[other] = b * (other_extent / 2 - min(w, h) * self.radius * 0.5)
+                            local.append(p)
+                    self._fill(
+                        self.camera.project(body.points(np.array(local))), self._shade(colour, lit)
+                    )
+        cap_normal = n if face_seen else -n
+        lit = 0.55 + 0.45 * max(0.0, float(cap_normal.dot(self.light)))
+        cap_ring = face_ring if face_seen else back_ring
+        self._fill(cap_ring, self._shade(ivory if face_seen else body.back, lit))
+        c = d / 2 if face_seen else -d / 2
+        corners = np.array(
+            [(-w / 2, -h / 2, c), (w / 2, -h / 2, c), (w / 2, h / 2, c), (-w / 2, h / 2, c)]
+        )
+        cap_quad = self.camera.project(body.points(corners)).astype(np.float32)
+        if face_seen and face is not None:
+            m = min(w, h) * 0.06
+            inner = np.array(
+                [
+                    (-w / 2 + m, -h / 2 + m, c),
+                    (w / 2 - m, -h / 2 + m, c),
+                    (w / 2 - m, h / 2 - m, c),
+                    (-w / 2 + m, h / 2 - m, c),
+                ]
+            )
+            self._face(face, self.camera.project(body.points(inner)), lit)
+        hull = cv2.convexHull(np.vstack([face_ring, back_ring]).astype(np.float32)).reshape(-1, 2)
+        cv2.fillConvexPoly(self.ids, np.round(hull).astype(np.int32), index + 1)
+        return hull, cap_quad, face_seen
+
+    def _face(self, face: np.ndarray, quad: np.ndarray, lit: float) -> None:
+        H, W = self.image.shape[:2]
+        x1, y1 = np.floor(quad.min(axis=0)).astype(int)
+        x2, y2 = np.ceil(quad.max(axis=0)).astype(int) + 1
+        x1, y1, x2, y2 = max(x1, 0), max(y1, 0), min(x2, W), min(y2, H)
+        if x2 - x1 < 2 or y2 - y1 < 2:
+            return
+        span = quad.max(axis=0) - quad.min(axis=0)
+        if span.max() < 0.8 * max(face.shape[:2]):  # shrink first, so the warp does not alias
+            scale = max(span.max() / max(face.shape[:2]), 0.05)
+            face = cv2.resize(
+                face, None, fx=scale * 1.2, fy=scale * 1.2, interpolation=cv2.INTER_AREA
+            )
+        fh, fw = face.shape[:2]
+        src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+        matrix = cv2.getPerspectiveTransform(src, (quad - (x1, y1)).astype(np.float32))
+        size = (x2 - x1, y2 - y1)
+        warped = cv2.warpPerspective(face, matrix, size, flags=cv2.INTER_LINEAR)
+        mask = np.zeros((size[1], size[0]), np.uint8)
+        cv2.fillConvexPoly(
+            mask, np.round((quad - (x1, y1)) * 16).astype(np.int32), 255, cv2.LINE_AA, 4
+        )
+        alpha = mask[:, :, None].astype(np.float32) / 255
+        region = self.image[y1:y2, x1:x2]
+        region[:] = (region * (1 - alpha) + warped * (alpha * lit)).astype(np.uint8)
+
+
+class _Close:
+    """One 3D scene: a camera, bodies laid out on the table, then table, shadows and bodies drawn."""
+
+    def __init__(self, maker: SceneMaker, rng: random.Random) -> None:
+        self.maker = maker
+        self.rng = rng
+        self.bodies: list[_Body] = []
+        w = rng.uniform(20, 28)
+        self.size = (w, w * rng.uniform(1.28, 1.42), w * rng.uniform(0.55, 0.82))
+        self.ivory = rng.uniform(0.4, 0.65)
+        self.back = rng.choices(REAL_BACKS, BACK_WEIGHTS)[0]
+        self.heights = _HeightMap(700)
+        out = SCENE_SIZE if rng.random() < 0.45 else SCENE_SIZE[::-1]
+        self.out = (int(out[0]), int(out[1]))
+        self.camera: _Camera
+        self.stand = False
+
+    def aim(self, target, extent: float, fill: float, tilt: float, azimuth: float) -> None:  # type: ignore[no-untyped-def]
+        """Frame ``extent`` mm across ``fill`` of the picture's width, tiles at most 18% of it."""
+        f = max(self.out) * self.rng.uniform(0.72, 0.95)
+        distance = f * extent / (fill * self.out[0])
+        distance = max(distance, f * self.size[0] / (0.15 * self.out[0]))
+        self.camera = _Camera(self.rng, self.out, f, target, distance, tilt, azimuth)
+
+    # -- placing ---------------------------------------------------------------------------------
+    def add(
+        self, x: float, y: float, axes: np.ndarray, code: str | None, slack: float = 0.03
+    ) -> bool:
+        body = _body_at(x, y, 0.0, axes, self.size, self.ivory, self.back, code)
+        under = self.heights.heights(body)
+        if under is None or (under > 0.5).mean() > slack:
+            return False
+        self.heights.put(body)
+        self.bodies.append(body)
+        return True
+
+    def stack(self, base: _Body) -> bool:
+        """Rest a flat tile partly on ``base``."""
+        rng = self.rng
+        w = self.size[0]
+        top = float(base.footprint()[:, 2].max())
+        x = base.center[0] + rng.uniform(-0.6, 0.6) * w
+        y = base.center[1] + rng.uniform(-0.6, 0.6) * w
+        up = rng.random() < 0.55
+        axes = _pose("up" if up else "down", rng.uniform(0, 2 * math.pi))
+        code = self.code() if up else None
+        body = _body_at(x, y, top, axes, self.size, self.ivory, self.back, code, 1)
+        under = self.heights.heights(body)
+        if under is None or under.max() > top + 0.5 or (under > top - 0.5).mean() < 0.4:
+            return False
+        self.heights.put(body)
+        self.bodies.append(body)
+        return True
+
+    def code(self) -> str:
+        rng = self.rng
+        return rng.choice(FLOWER_CODES) if rng.random() < 0.06 else rng.choice(MAHJONG_CODES)
+
+    def pile(self, count: int, spread: float, centre=(0.0, 0.0), backs: float = 0.4) -> None:  # type: ignore[no-untyped-def]
+        rng = self.rng
+        w = self.size[0]
+        placed = 0
+        squash = rng.uniform(0.6, 1.0)
+        for _ in range(count * 5):
+            if placed >= count:
+                break
+            r = spread * math.sqrt(rng.random())
+            a = rng.uniform(0, 2 * math.pi)
+            x, y = centre[0] + r * math.cos(a), centre[1] + r * math.sin(a) * squash
+            kind = rng.choices(("up", "down", "side", "stand"), (1 - backs, backs, 0.16, 0.04))[0]
+            yaw = rng.uniform(0, 2 * math.pi)
+            axes = _pose(kind, yaw)
+            code = self.code() if kind != "down" else None
+            if kind in ("side", "stand"):
+                look = self.camera.sees(np.array((x, y, w / 2)), axes[:, 2])
+                if abs(look) < 0.3:  # the face seen edge on: lay it flat instead
+                    axes = _pose("up", yaw)
+                elif look < 0:
+                    code = None
+            if self.add(x, y, axes, code, 0.04):
+                placed += 1
+        flat = [b for b in self.bodies if abs(b.axes[2, 2]) > 0.9 and b.layer == 0]
+        for _ in range(int(len(flat) * rng.uniform(0.0, 0.3))):
+            self.stack(rng.choice(flat))
+
+    def row(
+        self,
+        codes: list[str | None],
+        x: float,
+        y: float,
+        yaw: float = 0.0,
+        stand: bool = False,
+        sideways: int = -1,
+    ) -> float:  # type: ignore[no-untyped-def]
+        """Tiles side by side along ``yaw`` (faces toward -y turned by yaw); returns the length."""
+        rng = self.rng
+        w, h, d = self.size
+        ux, uy = math.cos(yaw), math.sin(yaw)
+        fx, fy = uy, -ux  # toward the front (the player)
+        pos = 0.0
+        for i, code in enumerate(codes):
+            turned = i == sideways
+            step = h if turned else (d if stand else w)
+            along = pos + step / 2
+            cx, cy = x + along * ux, y + along * uy
+            if turned:
+                cx, cy = cx + fx * (h - w) / 2, cy + fy * (h - w) / 2
+                kind = "up" if code else "down"
+                axes = _pose(kind, yaw + math.pi / 2 * rng.choice((1, -1)))
+            elif stand:
+                toward = np.array((fx, fy, 0.0))
+                axes = _pose("stand", 0.0, toward if code else -toward)
+            else:
+                axes = _pose("up" if code else "down", yaw + math.radians(rng.uniform(-2, 2)))
+            if stand and not turned:
+                cx, cy = cx - fx * (h - d) / 2, cy - fy * (h - d) / 2
+            self.add(cx, cy, axes, code, 0.2)
+            pos += step + rng.uniform(0.1, 1.2)
+        return pos
+
+    # -- layouts ---------------------------------------------------------------------------------
+    def scattered(self) -> None:
+        rng = self.rng
+        w, h, _ = self.size
+        count = rng.choice((rng.randint(3, 12), rng.randint(12, 40), rng.randint(30, 70)))
+        spread = math.sqrt(count * w * h * rng.uniform(1.4, 3.2) / math.pi)
+        fill = rng.uniform(0.5, 1.3)
+        self.aim(
+            (rng.uniform(-0.2, 0.2) * spread, rng.uniform(-0.2, 0.2) * spread, 0),
+            2 * spread,
+            fill,
+            math.radians(rng.uniform(0, 42)),
+            rng.uniform(0, 2 * math.pi),
+        )
+        if rng.random() < 0.4:  # a short row or two beside the pile
+            for _ in range(rng.randint(1, 2)):
+                n = rng.randint(3, 9)
+                yaw = rng.uniform(-0.3, 0.3) + rng.choice((0, math.pi / 2, math.pi))
+                alternate = rng.random() < 0.3
+                codes = [None if alternate and k % 2 else self.code() for k in range(n)]
+                a = rng.uniform(0, 2 * math.pi)
+                r = spread + rng.uniform(0.5, 1.5) * h
+                self.row(codes, r * math.cos(a) - n * w / 2, r * math.sin(a), yaw)
+        self.pile(count, spread, backs=rng.uniform(0.25, 0.6))
+
+    def hand(self) -> None:
+        rng = self.rng
+        w, h, d = self.size
+        n = rng.randint(13, 17) if rng.random() < 0.8 else rng.randint(3, 12)
+        stand = self.stand
+        codes: list[str | None] = [self.code() for _ in range(n)]
+        length = n * ((d if stand else w) + 0.7)
+        x0 = -length / 2
+        end = self.row(codes[:-1], x0, 0.0, 0.0, stand)
+        self.row(codes[-1:], x0 + end + rng.uniform(0.3, 1.0) * w, 0.0, 0.0, stand)
+        mx, my = x0, -h * rng.uniform(1.4, 2.0) - (h if stand else 0)
+        for _ in range(rng.randint(0, 4)):
+            kind = rng.choice(("chi", "pon", "kong", "concealed"))
+            size = 4 if kind in ("kong", "concealed") else 3
+            code = self.code()
+            melds: list[str | None] = [
+                None if kind == "concealed" and j in (0, size - 1) else code for j in range(size)
+            ]
+            side = rng.randrange(size) if kind != "concealed" and rng.random() < 0.7 else -1
+            mx += self.row(melds, mx, my, 0.0, False, side) + w * rng.uniform(0.4, 1.0)
+            if mx > length / 2:
+                break
+        for _ in range(rng.randint(0, 4)):  # flowers set aside, beyond the hand
+            fx = rng.uniform(-length / 2, length / 2)
+            fy = rng.choice((rng.uniform(1.2, 2.5), rng.uniform(-4.0, -3.0))) * h
+            self.add(
+                fx, fy, _pose("up", math.radians(rng.uniform(-25, 25))), rng.choice(FLOWER_CODES)
+            )
+        if rng.random() < 0.3:  # the wall or discards: a loose heap nearby
+            self.pile(rng.randint(4, 14), 3 * w, (rng.uniform(-1, 1) * length / 2, 4.5 * h))
+
+    def aim_hand(self) -> None:
+        rng = self.rng
+        w, h, _ = self.size
+        self.stand = rng.random() < 0.3  # a standing hand, faces toward the camera
+        azimuth = math.pi / 2 + math.radians(rng.uniform(-15, 15))
+        if rng.random() < 0.25 and not self.stand:
+            azimuth += rng.choice((math.pi / 2, math.pi, -math.pi / 2))
+        tilt = rng.uniform(35, 55) if self.stand else rng.uniform(0, 45)
+        self.aim(
+            (rng.uniform(-0.1, 0.1) * 18 * w, -h * rng.uniform(0.0, 1.0), 0),
+            17.5 * w,
+            rng.uniform(0.55, 1.5),
+            math.radians(tilt),
+            azimuth,
+        )
+
+    # -- drawing ---------------------------------------------------------------------------------
+    def render(self) -> tuple[np.ndarray, list[PlacedTile]]:
+        rng, camera = self.rng, self.camera
+        out_w, out_h = self.out
+        image = self._table()
+        light = np.array((rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), 1.0))
+        light /= np.linalg.norm(light)
+        self._shadows(image, light)
+        renderer = _Renderer(image, camera, light, rng)
+        order = sorted(
+            range(len(self.bodies)),
+            key=lambda i: (
+                self.bodies[i].layer,
+                -np.linalg.norm(self.bodies[i].center - camera.position),
+            ),
+        )
+        drawn = {}
+        for i in order:
+            body = self.bodies[i]
+            face = self.maker.faces.face(body.code, rng) if body.code else None
+            drawn[i] = renderer.draw(body, i, face)
+        counts = np.bincount(renderer.ids.ravel(), minlength=len(self.bodies) + 1)
+        frame = np.array([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]], np.float32)
+        placed = []
+        for i, body in enumerate(self.bodies):
+            hull, cap, face_seen = drawn[i]
+            area, _ = cv2.intersectConvexConvex(hull.astype(np.float32), frame)
+            if area < 30 or counts[i + 1] < 0.4 * area:
+                continue  # hidden by others (or outside)
+            tile = PlacedTile(body.code if face_seen else None, hull.astype(np.float32), cap, False)
+            if _inside(tile, out_w, out_h):
+                placed.append(tile)
+        return image, placed
+
+    def _table(self) -> np.ndarray:
+        rng = self.rng
+        size = 1024
+        texture = np.ascontiguousarray(table_surface(rng, size))
+        scale = rng.uniform(0.6, 1.0)  # mm a texture pixel
+        if self.bodies and rng.random() < 0.45:
+            pts = np.vstack([b.footprint()[:, :2] for b in self.bodies]) / scale + size / 2
+            x1, y1 = pts.min(axis=0) - 30
+            x2, y2 = pts.max(axis=0) + 30
+            clutter(texture, rng, (int(x1), int(y1), int(x2), int(y2)))
+        to_table = np.array(
+            [[scale, 0, -size / 2 * scale], [0, scale, -size / 2 * scale], [0, 0, 1]]
+        )
+        matrix = self.camera.table_homography() @ to_table
+        return cv2.warpPerspective(
+            texture, matrix, self.out, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101
+        )
+
+    def _shadows(self, image: np.ndarray, light: np.ndarray) -> None:
+        """Soft cast shadows away from the light and a dark contact line under each body."""
+        rng, camera = self.rng, self.camera
+        small = 4
+        h, w = image.shape[:2]
+        cast = np.zeros((h // small, w // small), np.float32)
+        contact = np.zeros_like(cast)
+        for body in self.bodies:
+            corners = body.footprint()
+            shifted = corners - corners[:, 2:3] * np.array(
+                (light[0] / light[2], light[1] / light[2], 1.0)
+            )
+            pts = camera.project(np.vstack([shifted, corners * (1, 1, 0)])) / small
+            cv2.fillConvexPoly(cast, cv2.convexHull(np.round(pts).astype(np.int32)), 1.0)
+            base = camera.project(corners * (1, 1, 0)) / small
+            cv2.fillConvexPoly(contact, cv2.convexHull(np.round(base).astype(np.int32)), 1.0)
+        tile_px = camera.f * self.size[0] / np.linalg.norm(camera.position) / small
+        cast = cv2.GaussianBlur(cast, (0, 0), max(1.0, tile_px * rng.uniform(0.1, 0.35)))
+        contact = cv2.GaussianBlur(contact, (0, 0), max(0.8, tile_px * 0.06))
+        dark = np.clip(cast * rng.uniform(0.25, 0.55) + contact * 0.3, 0, 0.8)
+        dark = cv2.resize(dark, (w, h), interpolation=cv2.INTER_LINEAR)
+        image[:] = (image * (1 - dark[:, :, None])).astype(np.uint8)
+
+
+def _finish(image: np.ndarray, rng: random.Random) -> np.ndarray:
+    """Warm indoor light and a little hand shake, before the camera's own noise and JPEG."""
+    out = image.astype(np.float32)
+    if rng.random() < 0.7:
+        out *= np.array((rng.uniform(0.8, 0.95), rng.uniform(0.93, 1.0), rng.uniform(1.0, 1.08)))
+    image = np.clip(out, 0, 255).astype(np.uint8)
+    if rng.random() < 0.25:
+        length = rng.randint(3, 9)
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1 / length
+        rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
+        kernel = cv2.warpAffine(kernel, rot, (length, length))
+        image = cv2.filter2D(image, -1, kernel / max(kernel.sum(), 1e-6))
+    return _light(image, rng)
