@@ -6,7 +6,6 @@ silently as a different hand.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -45,13 +44,15 @@ INPUT_KEYS = frozenset(
 _MELD_TYPES = {t.value: t for t in MeldType}
 _MELD_KEYS = frozenset({"type", "tiles", "from"})
 _EVENTS = {e.value: e for e in Event}
+_NO_EVENTS: frozenset[Event] = frozenset()
 _BY_CODE: dict[str, Tile] = {t.code: t for t in ALL_TILES}
 # suit letter -> digit -> tile, and a table that ends each run of digits at its suit letter
 _BY_DIGIT: dict[str, dict[str, Tile]] = {
     suit: {t.code[0]: t for t in ALL_TILES if t.code[1] == suit} for suit in "mpszfbr"
 }
 _END_RUNS = str.maketrans({suit: suit + " " for suit in _BY_DIGIT})
-_TWO_CHARS = re.compile("..", re.DOTALL)
+# a code per tile, by its two characters: a text of codes is read two characters at a time
+_BY_PAIR: dict[tuple[str, str], Tile] = {(code[0], code[1]): t for code, t in _BY_CODE.items()}
 
 
 def tiles_from_text(text: str) -> tuple[Tile, ...]:
@@ -64,7 +65,7 @@ def tiles_from_text(text: str) -> tuple[Tile, ...]:
     try:
         if not len(text) % 2:
             try:
-                return tuple(map(_BY_CODE.__getitem__, _TWO_CHARS.findall(text)))
+                return tuple(map(_BY_PAIR.__getitem__, zip(text[::2], text[1::2], strict=True)))
             except KeyError:
                 pass
         tiles: list[Tile] = []
@@ -75,6 +76,23 @@ def tiles_from_text(text: str) -> tuple[Tile, ...]:
         return tuple(tiles)
     except KeyError:
         return parse_tiles(text)
+
+
+def _short_tiles(text: str) -> tuple[Tile, ...]:
+    """``tiles_from_text`` for a short text (a meld, flowers, indicators), remembered."""
+    found = _SHORT_TILES.get(text)
+    if found is None:
+        found = tiles_from_text(text)
+        if len(_SHORT_TILES) < 4096:
+            _SHORT_TILES[text] = found
+    return found
+
+
+# The tiles of each short text read so far (8 characters at most: "1234f", "0m", "5p6z"). Not a
+# cache of hands: a text's tiles are all it says (a tuple of the shared tile instances), and the
+# same short texts recur in many different hands. Texts that fail to read are never kept.
+_SHORT_TILES: dict[str, tuple[Tile, ...]] = {}
+_SHORT = 8
 
 
 def _text(data: Mapping[str, Any], key: str, default: str = "") -> str:
@@ -109,6 +127,28 @@ def parse_meld(data: Any) -> Meld:
         data = {"type": kind, "tiles": tiles_text}
     if type(data) is not dict and not isinstance(data, Mapping):
         raise HandError(f"meld {data!r} must be an object with type and tiles")
+    given, text, claimed = data.get("type"), data.get("tiles"), data.get("from")
+    key: tuple[str, str, str | None] | None = None
+    if type(given) is str and type(text) is str and (claimed is None or type(claimed) is str):
+        key = (given, text, claimed)
+        found = _MELDS.get(key)
+        if found is not None and data.keys() <= _MELD_KEYS:
+            return found
+    meld = _parse_meld(data)
+    if key is not None and len(_MELDS) < 4096:
+        _MELDS[key] = meld
+    return meld
+
+
+# The ``Meld`` of each (type, tiles, from) text read so far. Not a cache of hands: a meld's
+# object is all its text says, and the same meld ("pon:777z", "chi:123m") is laid down in many
+# different hands. Melds are frozen (their one cached fact is worked out from their tiles), so
+# hands share them (each hand still checks its melds); only melds read without error are kept,
+# at most 4096.
+_MELDS: dict[tuple[str, str, str | None], Meld] = {}
+
+
+def _parse_meld(data: Mapping[str, Any]) -> Meld:
     if not data.keys() <= _MELD_KEYS:
         unknown = set(data) - _MELD_KEYS
         raise HandError(f"unknown meld key {sorted(unknown)[0]!r}")
@@ -149,7 +189,8 @@ def _tiles(data: Mapping[str, Any], key: str) -> tuple[Tile, ...]:
         return ()
     if isinstance(value, list):
         return tuple(t for part in value for t in tiles_from_text(str(part)))
-    return tiles_from_text(_text(data, key))
+    text = _text(data, key)
+    return _short_tiles(text) if len(text) <= _SHORT else tiles_from_text(text)
 
 
 def parse_hand(data: Any, default_variant: str | None = None) -> tuple[Variant, Hand]:
@@ -165,7 +206,8 @@ def parse_hand(data: Any, default_variant: str | None = None) -> tuple[Variant, 
         raise HandError("the hand names no variant (taiwan, riichi, mingjiang, xiangqi)")
     variant = find_variant(variant_name)
     concealed = tiles_from_text(_text(data, "hand"))
-    events = parse_events(data.get("events"))
+    events_data = get("events")
+    events = _NO_EVENTS if events_data is None else parse_events(events_data)
     if not concealed and variant.needs_tiles(events):
         raise HandError("the hand has no tiles")
     win_text = _text(data, "win_tile")
@@ -229,7 +271,10 @@ def parse_hand(data: Any, default_variant: str | None = None) -> tuple[Variant, 
         honba=honba,
         riichi_sticks=riichi_sticks,
     )
-    resolved = variant.resolve_rules(dict(rules))
+    if rules:
+        hand_rules: Mapping[str, Any] = MappingProxyType(variant.resolve_rules(dict(rules)))
+    else:
+        hand_rules = _DEFAULT_RULES.get(variant) or _default_rules(variant)
     hand = build(
         Hand,
         concealed=concealed,
@@ -237,10 +282,20 @@ def parse_hand(data: Any, default_variant: str | None = None) -> tuple[Variant, 
         melds=melds,
         flowers=_tiles(data, "flowers") if get("flowers") is not None else (),
         context=context,
-        rules=MappingProxyType(resolved),
+        rules=hand_rules,
     )
     variant.check_hand(hand)
     return variant, hand
+
+
+# Each variant's default rules, as the one read-only mapping every hand that names no rule option
+# shares: not a cache of hands, only of what the variant's options default to.
+_DEFAULT_RULES: dict[Variant, Mapping[str, Any]] = {}
+
+
+def _default_rules(variant: Variant) -> Mapping[str, Any]:
+    found = _DEFAULT_RULES[variant] = MappingProxyType(variant.resolve_rules({}))
+    return found
 
 
 def score_json(data: Any, default_variant: str | None = None) -> dict[str, Any]:

@@ -70,17 +70,26 @@ def resolve_hits(
         for code in item.supersedes
         if (item.code, code) not in waived
     }
-    return [
-        build(
-            ScoreItem,
-            code=item.code,
-            name=hit.name or item.name,
-            value=item.value * hit.times,
-            why=hit.why,
-        )
-        for item, hit in hits
-        if item.code not in superseded
-    ]
+    out = []
+    for item, hit in hits:
+        if item.code in superseded:
+            continue
+        key = (item.code, hit.name or item.name, item.value * hit.times, hit.why)
+        scored = _SCORED.get(key) if type(key[2]) is int else None
+        if scored is None:
+            scored = build(ScoreItem, code=key[0], name=key[1], value=key[2], why=key[3])
+            if type(key[2]) is int and len(_SCORED) < _SCORED_LIMIT:
+                _SCORED[key] = scored
+        out.append(scored)
+    return out
+
+
+# The frozen ``ScoreItem`` of each (code, name, value, why) made so far, shared by every result
+# that scores it. Not a cache of hands: the same item with the same reason ("門清 1: no chi, pon or
+# open kong") is scored by many different hands, and an item's fields are all it holds. Only int
+# values are kept (so 1 and 1.0 or True never share an entry), and at most ``_SCORED_LIMIT``.
+_SCORED: dict[tuple[str, str, int, str], ScoreItem] = {}
+_SCORED_LIMIT = 4096
 
 
 @dataclass(frozen=True)

@@ -53,11 +53,10 @@ class Variant:
         plain = (
             not self.uses_pieces
             and hand.plain_counts is not None
-            and all(m.plain_indices is not None for m in melds)
+            and (not melds or all(m.plain_indices is not None for m in melds))
         )
-        tiles = hand.all_tiles
         if not plain:
-            self._check_tiles(hand, tiles)
+            self._check_tiles(hand, hand.all_tiles)
         flowers = hand.flowers
         if flowers and (
             not self.uses_flowers
@@ -66,7 +65,7 @@ class Variant:
         ):
             self._check_flowers(hand)
         if not plain or _too_many_copies(hand):
-            check_copies(tiles)
+            check_copies(hand.all_tiles)
         for meld in melds:
             self.check_meld(meld)
         size = len(hand.concealed) + 3 * len(melds)
@@ -122,9 +121,10 @@ class Variant:
 
     def check_context(self, hand: Hand) -> None:
         ctx = hand.context
-        for label, seat in (("seat_wind", ctx.seat_wind), ("round_wind", ctx.round_wind)):
-            if seat not in SEATS:
-                raise HandError(f"{label} {seat!r} is not one of E S W N")
+        if ctx.seat_wind not in SEATS or ctx.round_wind not in SEATS:
+            for label, seat in (("seat_wind", ctx.seat_wind), ("round_wind", ctx.round_wind)):
+                if seat not in SEATS:
+                    raise HandError(f"{label} {seat!r} is not one of E S W N")
         if ctx.dealer_streak < 0:
             raise HandError(f"dealer_streak {ctx.dealer_streak} is negative")
         if ctx.discarder is not None:
@@ -134,12 +134,13 @@ class Variant:
                 raise HandError(f"discarder {ctx.discarder} is the winner's own seat")
             if ctx.self_draw:
                 raise HandError("a self-drawn win has no discarder")
-        for event in ctx.events:
-            if event not in self.events:
-                allowed = " ".join(sorted(e.value for e in self.events))
-                raise HandError(
-                    f"event {event.value!r} is not used in {self.name} (known: {allowed})"
-                )
+        if ctx.events and not ctx.events <= self.events:
+            for event in ctx.events:
+                if event not in self.events:
+                    allowed = " ".join(sorted(e.value for e in self.events))
+                    raise HandError(
+                        f"event {event.value!r} is not used in {self.name} (known: {allowed})"
+                    )
 
     def check_meld(self, meld: Meld) -> None:
         """A mahjong meld: chi = three in a row of one suit, pon = three alike, kongs = four alike."""

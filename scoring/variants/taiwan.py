@@ -144,6 +144,16 @@ WIND_TRIPLETS = 1 << 10  # three or more of some wind (melds included): a wind t
 DRAGON_TRIPLETS = 1 << 11  # the same for a dragon
 CONCEALED_TRIPLETS = 1 << 12  # three or more kinds could be concealed triplets (暗槓 included)
 MANY_TRIPLETS = 1 << 13  # five kinds held three or more times: every set could be a triplet
+FIVE_OPEN = 1 << 14  # five open melds (全求人, 半求人)
+ONE_SUIT = 1 << 15  # the tiles form a hand and use exactly one numbered suit (清一色, 混一色)
+NO_SUIT = 1 << 16  # the tiles form a hand and use no numbered suit (字一色)
+# Rule options that turn an item on, as facts too: an item an option leaves off is then skipped.
+ANY_FLOWER_ON = 1 << 17
+ANY_WIND_ON = 1 << 18
+NO_HONORS_NO_FLOWERS_ON = 1 << 19
+PLAIN_DISCARD = 1 << 20  # no honours, no flowers, won on a discard (平胡 needs all three)
+SINGLE_WAIT = 1 << 21  # 獨聽 may apply: the hand waited on one tile, or the option scores shapes
+CONCEALED_TRIPLETS_COUNT = 1 << 22  # 三/四/五暗刻 may count: 門清, or the option does not ask it
 
 
 @dataclass(slots=True)
@@ -159,7 +169,7 @@ class TaiwanView:
     rules: Mapping[str, Any]
     reading: Reading | None
     facts: int
-    """Which of HAND ANY_EVENT FLOWERS MELDS HONOURS the hand has (their bits)."""
+    """Which of the facts above (HAND ... NO_HONORS_NO_FLOWERS_ON) the hand has (their bits)."""
     self_draw: bool
     """Self-drawn, or 八仙過海 declared (視同自摸)."""
     concealed: bool
@@ -176,9 +186,12 @@ class TaiwanView:
     def of(cls, hand: Hand, readings: list[Reading]) -> TaiwanView:
         melds = hand.melds
         ctx = hand.context
-        concealed_kongs = sum(1 for m in melds if m.type is _CONCEALED_KONG)
-        open_melds = len(melds) - concealed_kongs
-        open_kongs = sum(1 for m in melds if m.type in _OPEN_KONGS)
+        if melds:
+            concealed_kongs = sum(1 for m in melds if m.type is _CONCEALED_KONG)
+            open_melds = len(melds) - concealed_kongs
+            open_kongs = sum(1 for m in melds if m.type in _OPEN_KONGS)
+        else:
+            concealed_kongs = open_melds = open_kongs = 0
         self_draw = ctx.self_draw or (bool(ctx.events) and _EIGHT_FLOWERS in ctx.events)
         facts = (
             (ANY_EVENT if ctx.events else 0)
@@ -189,7 +202,19 @@ class TaiwanView:
             | (SELF_DRAW if self_draw else 0)
             | (CONCEALED if not open_melds else 0)
             | (DEALER if ctx.is_dealer else 0)
+            | (FIVE_OPEN if open_melds == SETS else 0)
         )
+        rules = hand.rules
+        if rules["single_wait"] != "one_tile":
+            facts |= SINGLE_WAIT
+        if not open_melds or not rules["concealed_triplets_need_menqing"]:
+            facts |= CONCEALED_TRIPLETS_COUNT
+        if rules["any_flower"]:
+            facts |= ANY_FLOWER_ON
+        if rules["any_wind"]:
+            facts |= ANY_WIND_ON
+        if rules["no_honors_no_flowers"]:
+            facts |= NO_HONORS_NO_FLOWERS_ON
         suits: tuple[Suit, ...] = ()
         has_honors = False
         if readings:
@@ -205,12 +230,15 @@ class TaiwanView:
                 | (WIND_TRIPLETS if kinds & _WIND_KINDS else 0)
                 | (DRAGON_TRIPLETS if kinds & _DRAGON_KINDS else 0)
                 | (CONCEALED_TRIPLETS if shared.concealed_triplet_kinds >= 3 else 0)
+                | (PLAIN_DISCARD if not (has_honors or hand.flowers or self_draw) else 0)
+                | (SINGLE_WAIT if len(shared.waits) == 1 else 0)
                 | (MANY_TRIPLETS if kinds.bit_count() >= SETS else 0)
+                | (ONE_SUIT if len(suits) == 1 else NO_SUIT if not suits else 0)
             )
         return cls(
             hand,
             ctx,
-            hand.rules,
+            rules,
             readings[0] if readings else None,
             facts,
             self_draw,
@@ -608,7 +636,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "字一色",
         16,
         "全部是字牌（東南西北中發白）",
-        HandCheck(_all_honors, HAND, HONOURS),
+        HandCheck(_all_honors, HAND, HONOURS, NO_SUIT),
     ),
     # 大牌型 8台
     RuleItem(
@@ -616,7 +644,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "清一色",
         8,
         "只有一種數牌（萬/筒/條），無字牌",
-        HandCheck(_full_flush, HAND),
+        HandCheck(_full_flush, HAND, ONE_SUIT),
         ("half_flush",),
     ),
     RuleItem(
@@ -647,7 +675,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "五暗刻",
         8,
         "門清，五組刻子都是自己摸的",
-        ReadingCheck(_n_concealed(5), CONCEALED_TRIPLETS),
+        ReadingCheck(_n_concealed(5), CONCEALED_TRIPLETS, CONCEALED_TRIPLETS_COUNT),
     ),
     # 中牌型 4~5台
     RuleItem(
@@ -655,7 +683,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "混一色",
         4,
         "只有一種數牌 + 字牌",
-        HandCheck(_half_flush, HAND, HONOURS),
+        HandCheck(_half_flush, HAND, HONOURS, ONE_SUIT),
     ),
     RuleItem(
         "all_triplets",
@@ -677,7 +705,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "四暗刻",
         5,
         "門清，四組刻子都是自己摸的",
-        ReadingCheck(_n_concealed(4), CONCEALED_TRIPLETS),
+        ReadingCheck(_n_concealed(4), CONCEALED_TRIPLETS, CONCEALED_TRIPLETS_COUNT),
     ),
     RuleItem(
         "earthly_ready",
@@ -693,14 +721,14 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "平胡",
         2,
         "全順子 + 無字牌 + 非自摸 + 非獨聽（聽多張，兩面）+ 無花",
-        ReadingCheck(_pinghu),
+        ReadingCheck(_pinghu, PLAIN_DISCARD),
     ),
     RuleItem(
         "all_claimed",
         "全求人",
         2,
         "5組副露（暗槓不算，001），手牌只剩將牌，榮胡（不計單吊）",
-        HandCheck(_all_claimed, HAND, MELDS),
+        HandCheck(_all_claimed, HAND, MELDS, FIVE_OPEN),
         ("single_wait",),
     ),
     RuleItem(
@@ -708,7 +736,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "三暗刻",
         2,
         "門清，三組刻子都是自己摸的",
-        ReadingCheck(_n_concealed(3), CONCEALED_TRIPLETS),
+        ReadingCheck(_n_concealed(3), CONCEALED_TRIPLETS, CONCEALED_TRIPLETS_COUNT),
     ),
     # 事件台 1台
     RuleItem(
@@ -734,14 +762,14 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "獨聽",
         1,
         "只聽一張牌（邊張、崁張、單吊）",
-        ReadingCheck(_single_wait),
+        ReadingCheck(_single_wait, SINGLE_WAIT),
     ),
     RuleItem(
         "half_claimed",
         "半求人",
         1,
         "5組副露，手牌只剩將牌，自摸（不計單吊）",
-        HandCheck(_half_claimed, HAND, MELDS, SELF_DRAW),
+        HandCheck(_half_claimed, HAND, MELDS, SELF_DRAW, FIVE_OPEN),
         ("single_wait",),
     ),
     # 刻子台
@@ -867,7 +895,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "見花見台",
         1,
         "一張花牌就計一台，不必對位（選項）",
-        HandCheck(_any_flower, FLOWERS),
+        HandCheck(_any_flower, FLOWERS, ANY_FLOWER_ON),
         ("seat_flower",),
     ),
     RuleItem(
@@ -875,7 +903,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "見風見台",
         1,
         "一組風牌刻子就算一台，不必對位（選項）",
-        ReadingCheck(_any_wind, HONOURS, WIND_TRIPLETS),
+        ReadingCheck(_any_wind, HONOURS, WIND_TRIPLETS, ANY_WIND_ON),
         ("round_wind", "seat_wind"),
     ),
     RuleItem(
@@ -883,7 +911,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         "無字無花",
         2,
         "完全沒有花牌跟字牌（選項）",
-        HandCheck(_no_honors_no_flowers, HAND),
+        HandCheck(_no_honors_no_flowers, HAND, NO_HONORS_NO_FLOWERS_ON),
     ),
 )
 
@@ -1092,8 +1120,20 @@ class Taiwan(Variant):
             amount = rules["base"] + total * rules["tai_value"]
             if payer == DEALER_SEAT and not ctx.is_dealer and rules["dealer_pays_streak"]:
                 amount += (2 * ctx.dealer_streak + 1) * rules["tai_value"]
-            out.append(build(Payment, payer=payer, payee=winner, amount=amount))
+            key = (payer, winner, amount)
+            payment = _PAYMENTS.get(key) if type(amount) is int else None
+            if payment is None:
+                payment = build(Payment, payer=payer, payee=winner, amount=amount)
+                if type(amount) is int and len(_PAYMENTS) < 4096:
+                    _PAYMENTS[key] = payment
+            out.append(payment)
         return out
+
+
+# The frozen ``Payment`` of each (payer, payee, amount) made so far, shared by the results that
+# pay it. Not a cache of hands: a few seats and amounts ("W pays S 160") recur across many
+# different hands, and a payment holds nothing else. Int amounts only, at most 4096 kept.
+_PAYMENTS: dict[tuple[str, str, int], Payment] = {}
 
 
 _CODES = [t.code for t in MAHJONG_TILES]
