@@ -301,6 +301,12 @@ def _default_rules(variant: Variant) -> Mapping[str, Any]:
 def score_json(data: Any, default_variant: str | None = None) -> dict[str, Any]:
     """Score one JSON hand; a bad hand gives ``{"error": "..."}`` instead of raising."""
     try:
+        if (type(data) is dict or isinstance(data, Mapping)) and "draw" in data:
+            # 流局: no winning hand, payments by the rule set's draw rules (xiangqi has them).
+            name = data.get("variant", default_variant)
+            if not isinstance(name, str):
+                raise HandError("the hand names no variant (taiwan, riichi, mingjiang, xiangqi)")
+            return find_variant(name).score_draw(dict(data))
         variant, hand = parse_hand(data, default_variant)
         result = variant.score(hand).to_json()
     except TilescoreError as error:

@@ -34,6 +34,10 @@ class Variant:
     uses_flowers: ClassVar[bool] = False
     uses_pieces: ClassVar[bool] = False
 
+    def score_draw(self, data: Any) -> dict[str, Any]:
+        """A drawn hand (流局) as JSON: only rule sets whose text pays on a draw score one."""
+        raise HandError(f"{self.name} does not score drawn hands (流局)")
+
     def score(self, hand: Hand) -> ScoreResult:
         raise NotImplementedError
 

@@ -214,3 +214,38 @@ def test_draw_json_clean_sweep_after_a_soldier_run():
 def test_bad_draw_json(data, message):
     with pytest.raises(HandError, match=message):
         VARIANT.score_draw({"variant": "xiangqi", **data})
+
+
+def test_a_drawn_hand_scores_through_the_score_json_command() -> None:
+    """`tilescore score --json` routes an object with a ``draw`` key to the variant's 流局 rules;
+    a rule set without them says so for that hand, and the other hands are still scored."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    hands = [
+        {
+            "variant": "xiangqi",
+            "players": 2,
+            "rules": {"ready_payment": 100},
+            "draw": {"dealer": 2, "ready": [1]},
+            "id": "d1",
+        },
+        {"variant": "taiwan", "draw": {"dealer": 1}},
+        {"variant": "xiangqi", "hand": "士象車帥將", "win_tile": "將", "self_draw": True},
+    ]
+    run = subprocess.run(
+        [sys.executable, "-m", "device.cli", "score", "--json", "-"],
+        input=json.dumps(hands),
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    drawn, refused, won = json.loads(run.stdout)
+    assert drawn["id"] == "d1" and drawn["drawn"] is True
+    assert drawn["payments"] == [{"payer": "seat 2", "payee": "seat 1", "amount": 100}]
+    assert refused == {"error": "taiwan does not score drawn hands (流局)"}
+    assert won["winning"] is True and won["total"] == 5
