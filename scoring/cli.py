@@ -46,7 +46,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--annotate", help="write the photo with groups and result drawn")
 
 
-def _parse_rule_value(text: str) -> Any:
+def parse_rule_value(text: str) -> Any:
+    """A --rule NAME=VALUE value: yes/no words as booleans, whole numbers as ints, else text."""
     lowered = text.lower()
     if lowered in ("true", "yes", "on"):
         return True
@@ -88,7 +89,7 @@ def hand_from_options(args: argparse.Namespace) -> dict[str, Any]:
         name, sep, value = rule.partition("=")
         if not sep:
             raise HandError(f"rule option {rule!r} must be written NAME=VALUE")
-        rules[name.strip()] = _parse_rule_value(value.strip())
+        rules[name.strip()] = parse_rule_value(value.strip())
     if rules:
         data["rules"] = rules
     return data

@@ -22,6 +22,7 @@ import argparse
 import json
 from typing import Any
 
+from scoring.cli import parse_rule_value
 from scoring.errors import RuleOptionError
 from scoring.settle import OPTIONS, SEAT_NAMES, GameState, Settlement, check_scores, settle
 
@@ -46,25 +47,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _value(text: str) -> Any:
-    lowered = text.lower()
-    if lowered in ("true", "yes", "on"):
-        return True
-    if lowered in ("false", "no", "off"):
-        return False
-    try:
-        return int(text)
-    except ValueError:
-        return text
-
-
 def _rules(given: list[str]) -> dict[str, Any]:
     rules: dict[str, Any] = {}
     for rule in given:
         name, sep, value = rule.partition("=")
         if not sep:
             raise RuleOptionError(f"rule option {rule!r} must be written NAME=VALUE")
-        rules[name.strip()] = _value(value.strip())
+        rules[name.strip()] = parse_rule_value(value.strip())
     return rules
 
 
