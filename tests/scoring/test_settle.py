@@ -7,14 +7,11 @@ Every expected number is worked by hand from the text: start 150 (four seats: 60
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from scoring.settle import GameState, SettleError, settle
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.cli_run import tilescore as run_tilescore
 
 
 def table(result):
@@ -198,13 +195,7 @@ def test_total_check_can_be_turned_off_and_other_start_and_return():
 
 
 def tilescore(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "device.cli", "settle", *args],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=60,
-    )
+    return run_tilescore("settle", *args)
 
 
 def test_cli_text():

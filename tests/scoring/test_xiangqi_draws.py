@@ -220,9 +220,8 @@ def test_a_drawn_hand_scores_through_the_score_json_command() -> None:
     """`tilescore score --json` routes an object with a ``draw`` key to the variant's 流局 rules;
     a rule set without them says so for that hand, and the other hands are still scored."""
     import json
-    import subprocess
-    import sys
-    from pathlib import Path
+
+    from tests.cli_run import tilescore
 
     hands = [
         {
@@ -235,14 +234,7 @@ def test_a_drawn_hand_scores_through_the_score_json_command() -> None:
         {"variant": "taiwan", "draw": {"dealer": 1}},
         {"variant": "xiangqi", "hand": "士象車帥將", "win_tile": "將", "self_draw": True},
     ]
-    run = subprocess.run(
-        [sys.executable, "-m", "device.cli", "score", "--json", "-"],
-        input=json.dumps(hands),
-        capture_output=True,
-        text=True,
-        cwd=Path(__file__).resolve().parents[2],
-        timeout=60,
-    )
+    run = tilescore("score", "--json", "-", stdin=json.dumps(hands))
     assert run.returncode == 0, run.stderr
     drawn, refused, won = json.loads(run.stdout)
     assert drawn["id"] == "d1" and drawn["drawn"] is True

@@ -8,9 +8,6 @@ Everything is written in tmp folders, never in the repository's models/.
 
 import hashlib
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import cv2
@@ -18,6 +15,7 @@ import numpy as np
 import pytest
 
 from datasets.label_export import split_of
+from tests.cli_run import tilescore
 from tests.vision.onnx_fixtures import (
     CLASSIFIER_NAMES,
     DETECTOR_CLASSES,
@@ -31,7 +29,6 @@ from tests.vision.scene import to_input
 from vision.training import finetune
 from vision.training.finetune import Decision, FineTuneError, Score, decide
 
-REPO = Path(__file__).resolve().parents[2]
 COLOURS = {"1m": (200, 30, 30), "5p": (30, 30, 200), "9s": (30, 200, 30), "7z": (230, 230, 40)}
 # Four tiles in a row of a 400 x 200 photo; the fixed detector finds exactly these.
 BOXES = [(25, 50, 75, 125), (100, 50, 150, 125), (175, 50, 225, 125), (250, 50, 300, 125)]
@@ -318,18 +315,6 @@ def test_a_better_candidate_is_installed_and_rolls_back(
 
 
 # --- one-line errors through the command line ------------------------------------------------
-
-
-def tilescore(*args):
-    env = os.environ | {"PYTHONPATH": str(REPO)}
-    return subprocess.run(
-        [sys.executable, "-m", "device.cli", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=env,
-        timeout=120,
-    )
 
 
 @pytest.fixture(scope="module")

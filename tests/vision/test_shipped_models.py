@@ -8,25 +8,13 @@ numbers live in the models' metadata (`tilescore evaluate --record real_photos`)
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.cli_run import REPO, tilescore
+
 MODELS = REPO / "models"
 PHOTOS = REPO / "examples" / "photos"
-
-
-def tilescore(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "device.cli", *args],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 def test_default_pair_is_shipped_with_its_metadata() -> None:
