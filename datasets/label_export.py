@@ -76,8 +76,8 @@ def export_crops(labels: Iterable[tuple[Path, dict[str, Any]]], out: Path, seed:
         split = split_of(photo.name, seed)
         image = load_image(photo)
         for i, tile in enumerate(label["tiles"]):
-            code = tile.get("code")
-            if tile.get("face_down") or code in (None, "other"):
+            code = "back" if tile.get("face_down") else tile.get("code")
+            if code in (None, "other"):
                 continue
             crop = crop_upright(image, tile["box"], bool(tile.get("rotated")), CROP_SIZE)
             cv2.imwrite(str(out / split / code / f"{photo.stem}_{i}.jpg"), crop)

@@ -7,6 +7,7 @@ and implements ``score``; the core never names a variant.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from scoring.errors import HandError, VariantError
@@ -121,6 +122,11 @@ class Variant:
         return True
 
     def allows_red_fives(self, hand: Hand) -> bool:
+        return self.uses_red_fives(hand.rules)
+
+    def uses_red_fives(self, rules: Mapping[str, Any]) -> bool:
+        """Whether red fives count under these (resolved) rules: a photo read for this variant
+        reads a red-painted five as a plain five otherwise."""
         return False
 
     def check_context(self, hand: Hand) -> None:

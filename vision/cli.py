@@ -30,6 +30,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--threads", type=int, default=None, metavar="N", help="onnxruntime threads (default: all)"
     )
+    parser.add_argument(
+        "--no-red-fives",
+        dest="red_fives",
+        action="store_false",
+        help="the tile set has no red fives: a five read as red is a plain five",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     for path in args.photos:
         try:
-            results.append(read_photo(pipeline, path, args.annotate))
+            results.append(read_photo(pipeline, path, args.annotate, args.red_fives))
         except TilescoreError as error:
             results.append({"image": str(path), "error": str(error)})
         if not args.json:
@@ -51,14 +57,16 @@ def run(args: argparse.Namespace) -> int:
     return 1 if any("error" in r for r in results) else 0
 
 
-def read_photo(pipeline: Any, path: Path, annotate_dir: Path | None) -> dict[str, Any]:
+def read_photo(
+    pipeline: Any, path: Path, annotate_dir: Path | None, red_fives: bool = True
+) -> dict[str, Any]:
     """The detect JSON of one photo (docs/contracts.md); writes the annotated copy if asked."""
     from vision.images import load_image
 
     start = time.perf_counter()
     image = load_image(path)
     decode_ms = round((time.perf_counter() - start) * 1000, 2)
-    reading = pipeline.read(image)
+    reading = pipeline.read(image, red_fives=red_fives)
     timing = {"decode": decode_ms, **reading.timing_ms}
     timing["total"] = round(decode_ms + reading.timing_ms["total"], 2)
     if annotate_dir is not None:

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from vision.detection import Detection
     from vision.evaluate import Evaluation, PhotoResult
     from vision.labels import LabelledPhoto
+    from vision.tile_sets import TileSet
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -46,6 +47,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="write the summary into each model's metadata JSON as metrics.NAME "
         "(for example real_photos), so the shipped files say how well they read",
     )
+    parser.add_argument(
+        "--tile-sets",
+        metavar="FILE|none",
+        help="what each labelled tile set holds (red fives or not); default: tile_sets.json "
+        "beside the labels folder, when there is one; none: read every photo as if it might "
+        "hold red fives",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument(
         "--out",
@@ -62,8 +70,14 @@ def run(args: argparse.Namespace) -> int:
     from vision.pipeline import load_pipeline
 
     labels = load_labels(args.labels)
+    tile_sets = _tile_sets(args)
+    red_fives = {
+        label.image: tile_sets[label.tile_set].red_fives if label.tile_set in tile_sets else True
+        for label in labels
+    }
     if args.predictions is not None:
-        return _report(args, labels, _saved_results(labels, args.predictions), None)
+        saved = _saved_results(labels, args.predictions, red_fives)
+        return _report(args, labels, saved, None, tile_sets)
     if args.photos is None:
         raise TilescoreError("--photos DIR is needed to run the models")
     if not args.photos.is_dir():
@@ -75,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         start = time.perf_counter()
         image = load_image(photo)
         decode_ms = round((time.perf_counter() - start) * 1000, 2)
-        reading = pipeline.read(image)
+        reading = pipeline.read(image, red_fives=red_fives[label.image])
         timing = {"decode": decode_ms, **reading.timing_ms}
         timing["total"] = round(decode_ms + reading.timing_ms["total"], 2)
         results.append(match_photo(label, reading.tiles, timing))
@@ -86,8 +100,23 @@ def run(args: argparse.Namespace) -> int:
     if not args.json:
         print(file=sys.stderr)
     if args.record:
-        _record(args, Evaluation(tuple(results), ()), args.labels)
-    return _report(args, labels, results, tuple(m.name for m in pipeline.models))
+        _record(args, Evaluation(tuple(results), ()), args.labels, tile_sets)
+    return _report(args, labels, results, tuple(m.name for m in pipeline.models), tile_sets)
+
+
+def _tile_sets(args: argparse.Namespace) -> dict[str, TileSet]:
+    from vision.tile_sets import beside, load_tile_sets
+
+    if args.tile_sets == "none":
+        return {}
+    path = Path(args.tile_sets) if args.tile_sets else beside(args.labels)
+    if args.tile_sets and not path.is_file():
+        raise TilescoreError(f"{path}: no such tile-set file")
+    return load_tile_sets(path)
+
+
+def _tile_set_facts(tile_sets: dict[str, TileSet]) -> dict[str, dict[str, bool]]:
+    return {name: {"red_fives": t.red_fives} for name, t in sorted(tile_sets.items())}
 
 
 SUMMARY_KEYS = (
@@ -102,7 +131,9 @@ SUMMARY_KEYS = (
 )
 
 
-def _record(args: argparse.Namespace, evaluation: Evaluation, labels: Path) -> None:
+def _record(
+    args: argparse.Namespace, evaluation: Evaluation, labels: Path, tile_sets: dict[str, TileSet]
+) -> None:
     """Each model's metadata JSON gets the summary under metrics[args.record]; the file is
     replaced atomically so a crash never leaves a shipped model without its metadata."""
     import datetime as dt
@@ -111,6 +142,7 @@ def _record(args: argparse.Namespace, evaluation: Evaluation, labels: Path) -> N
     report = evaluation.to_json()
     summary = {k: report[k] for k in SUMMARY_KEYS}
     summary["labels"] = str(labels)
+    summary["tile_sets"] = _tile_set_facts(tile_sets)
     summary["date"] = dt.date.today().isoformat()
     default = json.loads((args.models / "default.json").read_text())
     for key in ("detector", "classifier"):
@@ -124,7 +156,9 @@ def _record(args: argparse.Namespace, evaluation: Evaluation, labels: Path) -> N
         os.replace(temporary, path)
 
 
-def _saved_results(labels: Sequence[LabelledPhoto], folder: Path) -> list[PhotoResult]:
+def _saved_results(
+    labels: Sequence[LabelledPhoto], folder: Path, red_fives: dict[str, bool]
+) -> list[PhotoResult]:
     from vision.evaluate import match_photo
 
     if not folder.is_dir():
@@ -136,7 +170,7 @@ def _saved_results(labels: Sequence[LabelledPhoto], folder: Path) -> list[PhotoR
             raise TilescoreError(f"{path}: no saved predictions for {label.image}")
         try:
             saved = json.loads(path.read_text())
-            tiles = [_saved_detection(t) for t in saved["tiles"]]
+            tiles = [_saved_detection(t, red_fives[label.image]) for t in saved["tiles"]]
         except (ValueError, KeyError, TypeError, IndexError) as error:
             raise TilescoreError(f"{path}: not detect JSON ({error})") from None
         timing = {k: float(v) for k, v in (saved.get("timing_ms") or {}).items()}
@@ -144,13 +178,14 @@ def _saved_results(labels: Sequence[LabelledPhoto], folder: Path) -> list[PhotoR
     return results
 
 
-def _saved_detection(tile: dict[str, object]) -> Detection:
+def _saved_detection(tile: dict[str, object], red_fives: bool = True) -> Detection:
     from vision.detection import LOW_CONFIDENCE, Detection
+    from vision.tile_sets import plain_five
 
     box = tile["box"]
     confidence = float(tile.get("confidence", 1.0))  # type: ignore[arg-type]
     return Detection(
-        code=None if tile.get("code") is None else str(tile["code"]),
+        code=_code(tile.get("code"), red_fives, plain_five),
         box=tuple(float(v) for v in box),  # type: ignore[arg-type, attr-defined]
         confidence=confidence,
         detector_confidence=confidence,
@@ -161,17 +196,25 @@ def _saved_detection(tile: dict[str, object]) -> Detection:
     )
 
 
+def _code(
+    code: object, red_fives: bool, plain_five: Callable[[str | None], str | None]
+) -> str | None:
+    text = None if code is None else str(code)
+    return text if red_fives else plain_five(text)
+
+
 def _report(
     args: argparse.Namespace,
     labels: Sequence[LabelledPhoto],
     results: list[PhotoResult],
     models: tuple[str, ...] | None,
+    tile_sets: dict[str, TileSet],
 ) -> int:
     from vision.evaluate import Evaluation
 
     name = models or (f"saved predictions in {args.predictions}",)
     evaluation = Evaluation(tuple(results), name)
-    report = evaluation.to_json()
+    report = {**evaluation.to_json(), "tile_sets": _tile_set_facts(tile_sets)}
     if args.out is not None:
         from vision.confusion_plot import save_confusion
 
@@ -179,7 +222,13 @@ def _report(
         (args.out / "evaluation.json").write_text(json.dumps(report, indent=2) + "\n")
         title = f"{' + '.join(evaluation.models)}: tile accuracy {evaluation.tile_accuracy:.1%}"
         save_confusion(evaluation.confusion(), args.out / "confusion.png", title)
-    print(json.dumps(report, ensure_ascii=False) if args.json else format_report(evaluation))
+    text = format_report(evaluation)
+    if tile_sets:
+        facts = ", ".join(
+            f"{t.name} {'has' if t.red_fives else 'has no'} red fives" for t in tile_sets.values()
+        )
+        text = text.replace("\n", f"\ntile sets: {facts}\n", 1)
+    print(json.dumps(report, ensure_ascii=False) if args.json else text)
     return 0
 
 

@@ -37,9 +37,16 @@ class TilePipeline:
         self.detector = detector
         self.classifier = classifier
         if classifier is not None:
-            codes = [c.code for c in classifier.info.classes]
+            classes = classifier.info.classes
+            codes = [c.code for c in classes]
             self._is_piece = np.array([c is not None and c[-1] in "br" for c in codes])
-            self._is_not_tile = np.array([c is None for c in codes])
+            self._is_not_tile = np.array([k.code is None and not k.face_down for k in classes])
+            # A classifier with a "back" class reads the detector's face-down boxes too: at full
+            # resolution it tells a plain white blank 白 from the back of a tile.
+            self._reads_backs = any(k.face_down for k in classes)
+            self._red_to_five = [
+                (i, codes.index("5" + c[1])) for i, c in enumerate(codes) if c and c[0] == "0"
+            ]
 
     @property
     def models(self) -> tuple[ModelInfo, ...]:
@@ -48,18 +55,22 @@ class TilePipeline:
             infos.append(self.classifier.info)
         return tuple(infos)
 
-    def read(self, image: np.ndarray) -> PhotoReading:
-        """Every tile in a BGR photo, in reading order, with milliseconds per stage."""
+    def read(self, image: np.ndarray, red_fives: bool = True) -> PhotoReading:
+        """Every tile in a BGR photo, in reading order, with milliseconds per stage.
+
+        ``red_fives=False`` is for a tile set (or a rule set) without red fives: a five read as
+        red is a plain five. Sets whose plain fives carry red (most Chinese sets) need it.
+        """
         timing: dict[str, float] = {}
         start = time.perf_counter()
         boxes, scores, kinds = self._detect(image, timing)
         if self.classifier is None:
             tiles = [
-                _single_stage(box, score, kind)
+                _single_stage(box, score, kind, red_fives)
                 for box, score, kind in zip(boxes, scores, kinds, strict=True)
             ]
         else:
-            tiles = self._classify(image, boxes, scores, kinds, timing)
+            tiles = self._classify(image, boxes, scores, kinds, timing, red_fives)
         timing["total"] = _ms(start)
         return PhotoReading(reading_order(tuple(tiles)), timing)
 
@@ -91,20 +102,25 @@ class TilePipeline:
         scores: list[float],
         kinds: list[ModelClass],
         timing: dict[str, float],
+        red_fives: bool = True,
     ) -> list[Detection]:
         assert self.classifier is not None
         info = self.classifier.info
         start = time.perf_counter()
-        to_read = [i for i, kind in enumerate(kinds) if not kind.face_down]
+        to_read = [i for i, kind in enumerate(kinds) if self._reads_backs or not kind.face_down]
         crops = [crop_upright(image, boxes[i], kinds[i].rotated, info.input_size) for i in to_read]
         timing["crops"] = _ms(start)
         start = time.perf_counter()
         probabilities = self._run_classifier(crops)
+        if not red_fives:
+            for red, five in self._red_to_five:
+                probabilities[:, five] += probabilities[:, red]
+                probabilities[:, red] = 0.0
         timing["classifier"] = _ms(start)
         row_of = {tile: row for row, tile in enumerate(to_read)}
         tiles: list[Detection] = []
         for i, (box, score, kind) in enumerate(zip(boxes, scores, kinds, strict=True)):
-            if kind.face_down:
+            if i not in row_of:
                 tiles.append(
                     Detection(
                         None, box, score, score, 1.0, True, kind.rotated, score < LOW_CONFIDENCE
@@ -143,12 +159,22 @@ class TilePipeline:
         total = float(masked.sum()) or 1.0
         order = np.argsort(-masked, kind="stable")
         best = int(order[0])
-        code = self.classifier.info.classes[best].code
+        chosen = self.classifier.info.classes[best]
+        code = chosen.code
+        classifier_score = float(masked[best]) / total
+        if chosen.face_down:
+            confidence = detector_score * classifier_score
+            return Detection(
+                None, box, confidence, detector_score, classifier_score, True, kind.rotated,
+                confidence < LOW_CONFIDENCE,
+            )  # fmt: skip
         if code is None:
             return None  # not_a_tile: a detector false positive the classifier caught
-        classifier_score = float(masked[best]) / total
         alternatives = tuple(
-            (self.classifier.info.classes[j].code or "not_a_tile", float(masked[j]) / total)
+            (
+                self.classifier.info.classes[j].code or self.classifier.info.classes[j].name,
+                float(masked[j]) / total,
+            )
             for j in order[1:3]
             if masked[j] / total >= ALTERNATIVE_MIN
         )
@@ -167,10 +193,13 @@ class TilePipeline:
 
 
 def _single_stage(
-    box: tuple[float, float, float, float], score: float, kind: ModelClass
+    box: tuple[float, float, float, float], score: float, kind: ModelClass, red_fives: bool = True
 ) -> Detection:
+    code = kind.code
+    if not red_fives and code is not None and code[0] == "0":
+        code = "5" + code[1]
     return Detection(
-        code=kind.code,
+        code=code,
         box=box,
         confidence=score,
         detector_confidence=score,

@@ -12,6 +12,7 @@ import cv2
 from scoring.cli import format_result, hand_from_options
 from scoring.errors import TilescoreError
 from scoring.hand_json import score_json
+from scoring.variant import find_variant
 from vision.images import load_image
 from vision.layout import Reading, reconstruct
 from vision.pipeline import load_pipeline
@@ -21,7 +22,7 @@ def score_photo_command(args: argparse.Namespace) -> int:
     photo = Path(args.source)
     image = load_image(photo)
     pipeline = load_pipeline(Path(args.models or "models"))
-    reading = pipeline.read(image)
+    reading = pipeline.read(image, red_fives=_red_fives(args))
     tiles = [t.to_json() for t in reading.tiles]
     variant = args.variant or "taiwan"
     layout_reading = reconstruct(tiles, variant)
@@ -47,6 +48,14 @@ def score_photo_command(args: argparse.Namespace) -> int:
     melds = [f"{m['type']}:{m['tiles']}" for m in layout["melds"]]
     print(format_result({**hand, "melds": melds}, result))
     return 0
+
+
+def _red_fives(args: argparse.Namespace) -> bool:
+    """Whether the variant and its rule options count red fives; if not, a red-painted five is
+    read as the plain five it is (and the rule options are checked before any model runs)."""
+    context = hand_from_options(_with_hand(args, ""))
+    variant = find_variant(context["variant"])
+    return variant.uses_red_fives(variant.resolve_rules(dict(context.get("rules", {}))))
 
 
 def _with_hand(args: argparse.Namespace, hand: str) -> argparse.Namespace:

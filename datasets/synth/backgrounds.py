@@ -65,11 +65,21 @@ STONE = [(225, 228, 230), (205, 210, 215), (185, 190, 200)]
 def table_surface(rng: random.Random, size: int = 1024) -> np.ndarray:
     """A square texture of the table top, about 0.8 mm a pixel: patterned bed sheets and cloths,
     wood desks, granite counters, bamboo mats, plain felt."""
-    kind = rng.choices(("wavy", "desk", "granite", "mat", "stone", "old"), (5, 4, 1.5, 1, 1, 1.5))[
-        0
-    ]
+    kind = rng.choices(
+        ("wavy", "desk", "granite", "mat", "stone", "old", "keyboard"), (5, 4, 1.5, 1, 1, 1.5, 2.5)
+    )[0]
     if kind == "old":
         return background(rng, size, size)
+    if kind == "keyboard":  # tiles dropped on a laptop: its keys are tile-sized, dark, lettered
+        image = table_surface(rng, size)  # the desk around it
+        x1 = rng.randrange(0, size // 3)
+        y1 = rng.randrange(0, size // 3)
+        keyboard(
+            image,
+            rng,
+            (x1, y1, rng.randrange(size * 2 // 3, size), rng.randrange(size * 2 // 3, size)),
+        )
+        return image
     gen = np.random.default_rng(rng.randrange(2**31))
     xs = np.arange(size, dtype=np.float32)[None, :]
     ys = np.arange(size, dtype=np.float32)[:, None]
@@ -153,11 +163,7 @@ def clutter(canvas: np.ndarray, rng: random.Random, keep_out: tuple[int, int, in
             rim = max(4, w // 25)
             cv2.rectangle(canvas, (x + rim, y + rim), (x + w - rim, y + h - rim), colour, -1)
         elif kind == "keyboard":
-            cv2.rectangle(canvas, (x, y), (x + w, y + h), (30, 30, 32), -1)
-            key = max(8, w // 22)
-            for ky in range(y + key // 2, y + h - key, key + 3):
-                for kx in range(x + key // 2, x + w - key, key + 3):
-                    cv2.rectangle(canvas, (kx, ky), (kx + key, ky + key), (55, 55, 58), -1)
+            keyboard(canvas, rng, (x, y, x + w, y + h))
         elif kind == "paper":
             cv2.rectangle(canvas, (x, y), (x + w, y + h), (235, 238, 240), -1)
         else:
@@ -166,3 +172,50 @@ def clutter(canvas: np.ndarray, rng: random.Random, keep_out: tuple[int, int, in
                 [[x + rng.randrange(w), y + rng.randrange(h)] for _ in range(6)], np.int32
             )
             cv2.fillConvexPoly(canvas, cv2.convexHull(pts), colour)
+
+
+KEY_GLYPHS = "QWERTYUIOPASDFGHJKLZXCVBNM1234567890!@#$%&*()-=+[]{};:',.<>/?~"
+KEY_WORDS = ("Esc", "Tab", "Shift", "Ctrl", "Alt", "Enter", "Del", "Home", "End", "PgUp", "F1",
+             "F5", "F8", "F12", "Fn", "Caps", "Insert", "PrtSc")  # fmt: skip
+
+
+def keyboard(canvas: np.ndarray, rng: random.Random, area: tuple[int, int, int, int]) -> None:
+    """A laptop or desk keyboard in ``area`` (texture pixels, about a millimetre each): rows of
+    rounded keys about 19 mm apart with white letters. Real photos put tiles on keyboards, and a
+    key is the size of a tile: without these a detector reads every key as a tile."""
+    x1, y1, x2, y2 = area
+    dark = rng.random() < 0.8
+    deck = (rng.randint(15, 40),) * 3 if dark else (rng.randint(170, 210),) * 3
+    cap = tuple(min(255, c + rng.randint(5, 25)) for c in deck) if dark else (30, 30, 34)
+    ink = (rng.randint(200, 255),) * 3
+    if rng.random() < 0.2:  # backlit keys
+        ink = (rng.randint(200, 255), rng.randint(200, 255), rng.randint(150, 255))
+    cv2.rectangle(canvas, (x1, y1), (x2, y2), deck, -1)
+    pitch = rng.uniform(17, 22) / rng.uniform(0.6, 1.0)
+    gap = pitch * rng.uniform(0.12, 0.25)
+    y = y1 + gap
+    while y + pitch < y2:
+        x = x1 + gap + rng.uniform(0, pitch)
+        while x + pitch < x2:
+            width = pitch * rng.choices((1, 1.5, 2, 6), (12, 2, 1, 0.3))[0]
+            kx1, ky1 = int(x), int(y)
+            kx2, ky2 = int(min(x2, x + width - gap)), int(y + pitch - gap)
+            radius = max(1, int(pitch * 0.08))
+            rim = tuple(min(255, c + 30) for c in cap)  # the lit edge of the key cap
+            for colour, inset in ((rim, 0), (cap, max(1, radius // 2))):
+                a, b = kx1 + inset, ky1 + inset
+                c, d = kx2 - inset, ky2 - inset
+                cv2.rectangle(canvas, (a + radius, b), (c - radius, d), colour, -1)
+                cv2.rectangle(canvas, (a, b + radius), (c, d - radius), colour, -1)
+            if rng.random() < 0.85:
+                text = rng.choice(KEY_WORDS) if rng.random() < 0.2 else rng.choice(KEY_GLYPHS)
+                scale = pitch / 40 * rng.uniform(0.5, 1.0) / max(1, len(text) * 0.45)
+                at = (
+                    kx1 + int(pitch * rng.uniform(0.15, 0.4)),
+                    ky1 + int(pitch * rng.uniform(0.45, 0.75)),
+                )
+                cv2.putText(canvas, text, at, cv2.FONT_HERSHEY_SIMPLEX, scale, ink, 1, cv2.LINE_AA)
+            x += width
+        y += pitch
+    # The camera's table mapping mirrors the texture: mirror the keys so their letters read right.
+    canvas[y1:y2, x1:x2] = canvas[y1:y2, x1:x2][:, ::-1]

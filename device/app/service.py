@@ -56,9 +56,18 @@ class Reader:
                 raise
         return self._pipeline
 
-    def read(self, image: np.ndarray) -> list[dict[str, Any]]:
-        reading = self.pipeline().read(image)
+    def read(self, image: np.ndarray, red_fives: bool = True) -> list[dict[str, Any]]:
+        reading = self.pipeline().read(image, red_fives=red_fives)
         return [detection_json(d) for d in reading.tiles]
+
+
+def uses_red_fives(context: dict[str, Any]) -> bool:
+    """Whether the table's variant and rule options count red fives; when they do not, a five
+    painted red (as on most Chinese sets) is read as a plain five."""
+    from scoring.variant import find_variant
+
+    variant = find_variant(context.get("variant") or "taiwan")
+    return variant.uses_red_fives(variant.resolve_rules(dict(context.get("rules") or {})))
 
 
 def detection_json(detection: Any) -> dict[str, Any]:

@@ -200,7 +200,7 @@ def create_app(
             )
             context = _context_for(session)
             try:
-                detections = state.reader.read(image)
+                detections = state.reader.read(image, service.uses_red_fives(context))
             except TilescoreError as error:
                 raise TilescoreError(f"cannot read tiles: {error}") from None
             height, width = image.shape[:2]

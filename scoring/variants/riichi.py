@@ -18,6 +18,7 @@ who pays (``riichi_points``). docs/variants/riichi.md explains the readings:
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from mahjong.hand_calculating.hand import HandCalculator
@@ -92,8 +93,8 @@ class Riichi(Variant):
 
     # --- checks -------------------------------------------------------------------------------
 
-    def allows_red_fives(self, hand: Hand) -> bool:
-        return bool(hand.rules.get("red_fives", False))
+    def uses_red_fives(self, rules: Mapping[str, Any]) -> bool:
+        return bool(rules.get("red_fives", False))
 
     def check_hand(self, hand: Hand) -> None:
         if Event.NAGASHI_MANGAN in hand.context.events:

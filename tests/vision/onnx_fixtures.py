@@ -68,11 +68,15 @@ def fixed_detector(
 
 
 def colour_classifier(
-    path: Path, colours: dict[str, tuple[int, int, int]], size: int = 32, batch: int | str = "n"
+    path: Path,
+    colours: dict[str, tuple[int, int, int]],
+    size: int = 32,
+    batch: int | str = "n",
+    names: Sequence[str] = CLASSIFIER_NAMES,
 ) -> None:
-    """A classifier over CLASSIFIER_NAMES that reads the crop's mean RGB colour (0-255 each)."""
+    """A classifier over ``names`` that reads the crop's mean RGB colour (0-255 each)."""
     prototypes = np.array(
-        [np.array(colours[n]) / 255 if n in colours else FAR_AWAY for n in CLASSIFIER_NAMES],
+        [np.array(colours[n]) / 255 if n in colours else FAR_AWAY for n in names],
         np.float32,
     )
     graph = helper.make_graph(
@@ -87,11 +91,7 @@ def colour_classifier(
         ],
         "colour_classifier",
         [helper.make_tensor_value_info("images", TensorProto.FLOAT, [batch, 3, size, size])],
-        [
-            helper.make_tensor_value_info(
-                "output0", TensorProto.FLOAT, [batch, len(CLASSIFIER_NAMES)]
-            )
-        ],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [batch, len(names)])],
         initializer=[
             numpy_helper.from_array(np.array([1], np.int64), "one"),
             numpy_helper.from_array(np.array([2], np.int64), "last"),
@@ -99,7 +99,7 @@ def colour_classifier(
             numpy_helper.from_array(np.array(-200.0, np.float32), "sharpness"),
         ],
     )
-    _save(graph, path, CLASSIFIER_NAMES)
+    _save(graph, path, names)
 
 
 def write_metadata(
@@ -121,8 +121,14 @@ def write_metadata(
     return path
 
 
-def classifier_classes() -> list[dict[str, object]]:
-    return [{"name": n, "code": None if n == "not_a_tile" else n} for n in CLASSIFIER_NAMES]
+def classifier_classes(names: Sequence[str] = CLASSIFIER_NAMES) -> list[dict[str, object]]:
+    """Metadata classes as training writes them: ``back`` is a face-down tile."""
+    return [
+        {"name": n, "code": None, "face_down": True}
+        if n == "back"
+        else {"name": n, "code": None if n == "not_a_tile" else n}
+        for n in names
+    ]
 
 
 def two_stage_models(

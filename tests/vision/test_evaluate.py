@@ -133,3 +133,32 @@ def test_evaluate_with_a_missing_photo_is_one_error(scene_models, tmp_path, caps
     argv = ["evaluate", "--labels", str(tmp_path), "--photos", str(tmp_path)]
     assert main([*argv, "--models", str(scene_models)]) == 2
     assert "its photo 'x.jpg' is not in" in capsys.readouterr().err
+
+
+def test_a_tile_set_without_red_fives_reads_red_painted_fives_as_fives(tmp_path, capsys):
+    labels, saved = tmp_path / "set" / "labels", tmp_path / "saved"
+    labels.mkdir(parents=True)
+    saved.mkdir()
+    box = [10, 10, 40, 50]
+    (labels / "p.json").write_text(
+        json.dumps(
+            {
+                "image": "p.jpg",
+                "tile_set": "plain-fives",
+                "tiles": [{"code": "5p", "box": box, "face_down": False, "rotated": False}],
+            }
+        )
+    )
+    (saved / "p.json").write_text(json.dumps({"tiles": [{"code": "0p", "box": box}]}))
+    argv = ["evaluate", "--labels", str(labels), "--predictions", str(saved), "--json"]
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["tile_accuracy"] == 0.0  # no facts: 0p is wrong
+    facts = {"plain-fives": {"red_fives": False}}
+    (tmp_path / "set" / "tile_sets.json").write_text(json.dumps(facts))
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["tile_accuracy"], report["tile_sets"]) == (1.0, facts)
+    assert main([*argv, "--tile-sets", "none"]) == 0
+    assert json.loads(capsys.readouterr().out)["tile_accuracy"] == 0.0
+    assert main([*argv, "--tile-sets", str(tmp_path / "nope.json")]) == 2
+    assert "no such tile-set file" in capsys.readouterr().err

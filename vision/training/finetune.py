@@ -350,18 +350,24 @@ def evaluate(
     held_out: Sequence[tuple[Path, Any]],
     progress: Progress | None = None,
     threads: int | None = None,
+    labels_dir: Path | None = None,
 ) -> Any:
-    """The ``vision.evaluate.Evaluation`` of one model pair on the held-out photos."""
+    """The ``vision.evaluate.Evaluation`` of one model pair on the held-out photos; a tile set
+    that ``tile_sets.json`` beside ``labels_dir`` says has no red fives is read without them."""
     from vision.evaluate import Evaluation, match_photo
     from vision.images import load_image
     from vision.pipeline import load_pipeline
+    from vision.tile_sets import beside, load_tile_sets
+
+    tile_sets = load_tile_sets(beside(labels_dir)) if labels_dir is not None else {}
 
     pipeline = load_pipeline(
         detector_meta=detector_meta, classifier_meta=classifier_meta, threads=threads
     )
     results = []
     for number, (photo, label) in enumerate(held_out, 1):
-        reading = pipeline.read(load_image(photo))
+        facts = tile_sets.get(label.tile_set) if label.tile_set else None
+        reading = pipeline.read(load_image(photo), red_fives=facts is None or facts.red_fives)
         results.append(match_photo(label, reading.tiles, reading.timing_ms))
         if progress:
             progress(f"{number}/{len(held_out)} {photo.name}")
@@ -550,6 +556,7 @@ def finetune(
             labelled.held_out,
             lambda line, name=name: say(f"\r    {name}: {line}"),
             settings.threads,
+            labelled.labels_dir,
         )
         scores.append(Score.of(evaluation))
     before, after = scores

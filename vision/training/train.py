@@ -42,6 +42,8 @@ class TrainSettings:
 
 def _class_entry(task: str, name: str) -> dict[str, Any]:
     if task == "classify":
+        if name == "back":  # a face-down tile
+            return {"name": name, "code": None, "face_down": True}
         code = None if name == "not_a_tile" else tile_from_code(name).code
         return {"name": name, "code": code}
     if name in DETECTOR_CLASSES:

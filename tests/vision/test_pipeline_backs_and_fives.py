@@ -1,0 +1,88 @@
+"""Two reading choices: a classifier with a ``back`` class judges the detector's face-down boxes,
+and a tile set without red fives reads a red-painted five as a plain five."""
+
+import numpy as np
+import pytest
+
+from tests.vision.onnx_fixtures import (
+    CLASSIFIER_NAMES,
+    DETECTOR_CLASSES,
+    classifier_classes,
+    colour_classifier,
+    detector_row,
+    fixed_detector,
+    single_stage_models,
+    write_metadata,
+)
+from tests.vision.scene import to_input
+from vision.pipeline import load_pipeline
+
+BLANK = (235, 235, 230)  # a plain white 白
+BACK = (220, 180, 30)  # a yellow tile back
+RED_FIVE = (210, 40, 40)
+NAMES_WITH_BACK = CLASSIFIER_NAMES + ("back",)
+
+# box in the photo, detector class (0 tile, 2 back), RGB painted there
+TILES = (
+    ((25, 50, 75, 125), 2, BLANK),  # the detector calls a blank white dragon a back
+    ((100, 50, 150, 125), 2, BACK),  # a real back
+    ((175, 50, 225, 125), 0, BACK),  # the detector calls a back a face-up tile
+    ((250, 50, 300, 125), 0, RED_FIVE),
+)
+
+
+def photo():
+    image = np.full((200, 400, 3), 114, np.uint8)
+    for (x1, y1, x2, y2), _, rgb in TILES:
+        image[y1:y2, x1:x2] = rgb[::-1]
+    return image
+
+
+def models(folder, names):
+    folder.mkdir()
+    rows = np.array([detector_row(to_input(box), cls, 0.9) for box, cls, _ in TILES])
+    fixed_detector(folder / "det.onnx", rows, 64)
+    write_metadata(folder, "det", "detect", 64, DETECTOR_CLASSES)
+    colours = {"5z": BLANK, "0m": RED_FIVE, "not_a_tile": (114, 114, 114)}
+    if "back" in names:
+        colours["back"] = BACK
+    colour_classifier(folder / "cls.onnx", colours, names=names)
+    write_metadata(folder, "cls", "classify", 32, classifier_classes(names))
+    (folder / "default.json").write_text('{"detector": "det.json", "classifier": "cls.json"}')
+    return folder
+
+
+def read(folder, **options):
+    return [
+        ("back" if t.face_down else t.code)
+        for t in load_pipeline(folder).read(photo(), **options).tiles
+    ]
+
+
+def test_a_classifier_with_a_back_class_overrules_the_detector_on_backs(tmp_path):
+    folder = models(tmp_path / "with_back", NAMES_WITH_BACK)
+    assert read(folder) == ["5z", "back", "back", "0m"]
+    tiles = load_pipeline(folder).read(photo()).tiles
+    assert tiles[1].classifier_confidence == pytest.approx(1.0, abs=0.01)
+    assert tiles[1].detector_confidence == pytest.approx(0.9)
+
+
+def test_a_classifier_without_a_back_class_leaves_backs_to_the_detector(tmp_path):
+    folder = models(tmp_path / "no_back", CLASSIFIER_NAMES)
+    # the blank stays a back (nothing reads it); the back called a tile is nearest to 5z's white
+    assert read(folder)[:2] == ["back", "back"]
+
+
+def test_a_set_without_red_fives_reads_a_red_five_as_a_five(tmp_path):
+    folder = models(tmp_path / "fives", NAMES_WITH_BACK)
+    assert read(folder, red_fives=False)[-1] == "5m"
+    assert read(folder, red_fives=True)[-1] == "0m"
+    fives = load_pipeline(folder).read(photo(), red_fives=False).tiles[-1]
+    assert fives.classifier_confidence == pytest.approx(1.0, abs=0.01)  # 0m's share moved to 5m
+
+
+def test_single_stage_red_fives_fold_too(tmp_path):
+    rows = np.array([detector_row(to_input((25, 50, 75, 125)), 1, 0.9, classes=2)])
+    folder = single_stage_models(tmp_path, rows, ["5p", "0p"])
+    assert [t.code for t in load_pipeline(folder).read(photo()).tiles] == ["0p"]
+    assert [t.code for t in load_pipeline(folder).read(photo(), red_fives=False).tiles] == ["5p"]

@@ -1,0 +1,50 @@
+"""What a tile set holds that changes how its photos are read: whether it has red fives.
+
+Most Chinese and Taiwanese sets paint every five with red, and have no red fives as a riichi set
+has them; a reader that may say "red five" calls them red fives. A table says once what its set
+holds (the labelled photos say it in ``tile_sets.json`` beside their labels folder), and every
+read of that set uses it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from scoring.errors import TilescoreError
+
+FILE_NAME = "tile_sets.json"
+
+
+@dataclass(frozen=True)
+class TileSet:
+    name: str
+    red_fives: bool = True
+    note: str = ""
+
+
+def plain_five(code: str | None) -> str | None:
+    """``0m`` -> ``5m``; any other code unchanged (a set without red fives)."""
+    if code is not None and len(code) == 2 and code[0] == "0":
+        return "5" + code[1]
+    return code
+
+
+def beside(labels_dir: Path) -> Path:
+    """Where a labels folder's tile-set facts live: ``tile_sets.json`` in its parent folder."""
+    return labels_dir.resolve().parent / FILE_NAME
+
+
+def load_tile_sets(path: Path) -> dict[str, TileSet]:
+    """``{"name": {"red_fives": false, "note": "..."}}``; a missing file is no facts at all."""
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text("utf-8"))
+        return {
+            name: TileSet(name, bool(facts.get("red_fives", True)), str(facts.get("note", "")))
+            for name, facts in data.items()
+        }
+    except (ValueError, AttributeError, TypeError) as error:
+        raise TilescoreError(f"{path}: not a tile-set file ({error})") from None
