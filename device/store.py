@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -219,8 +220,13 @@ class Store:
         result: dict[str, Any],
         correction: dict[str, Any],
     ) -> None:
+        """Save a corrected hand. When it is the session's latest hand, the dealer is moved on
+        again from where it stood before the hand: a fix can turn a win into no win, or change
+        the winner, and the next hand must be dealt from the corrected outcome."""
         with self._connect() as db:
-            row = db.execute("SELECT corrections FROM hands WHERE id = ?", (hand_id,)).fetchone()
+            row = db.execute(
+                "SELECT session_id, corrections, state_before FROM hands WHERE id = ?", (hand_id,)
+            ).fetchone()
             if row is None:
                 raise KeyError(hand_id)
             corrections = [*json.loads(row["corrections"]), correction]
@@ -229,6 +235,46 @@ class Store:
                 "WHERE id = ?",
                 (_dump(reading), _dump(context), _dump(result), _dump(corrections), hand_id),
             )
+            latest = db.execute(
+                "SELECT MAX(id) FROM hands WHERE session_id = ? AND undone = 0",
+                (row["session_id"],),
+            ).fetchone()[0]
+            # An older hand keeps its effect: the hands after it were dealt as the table saw it.
+            if latest == hand_id:
+                self._restore_state(db, row["session_id"], json.loads(row["state_before"]))
+                state = self._session_row(db, row["session_id"])
+                self._advance_dealer(db, state, context, result)
+
+    def _restore_state(
+        self, db: sqlite3.Connection, session_id: int, before: dict[str, Any]
+    ) -> None:
+        db.execute(
+            "UPDATE sessions SET dealer = ?, streak = ?, round_wind = ?, dealer_turns = ? "
+            "WHERE id = ?",
+            (
+                before["dealer"],
+                before["streak"],
+                before["round_wind"],
+                before["dealer_turns"],
+                session_id,
+            ),
+        )
+
+    def set_session_state(
+        self, session_id: int, *, streak: int | None = None, round_wind: str | None = None
+    ) -> SessionState:
+        """The table corrects the streak or the round wind by hand (a drawn hand, a late start)."""
+        with self._connect() as db:
+            if streak is not None:
+                db.execute(
+                    "UPDATE sessions SET streak = ? WHERE id = ?", (max(0, streak), session_id)
+                )
+            if round_wind is not None:
+                db.execute(
+                    "UPDATE sessions SET round_wind = ? WHERE id = ?",
+                    (WINDS.index(round_wind), session_id),
+                )
+        return self.session(session_id)
 
     def set_detections(self, hand_id: int, detections: list[dict[str, Any]]) -> None:
         with self._connect() as db:
@@ -259,19 +305,8 @@ class Store:
             ).fetchone()
             if row is None:
                 return None
-            before = json.loads(row["state_before"])
             db.execute("UPDATE hands SET undone = 1 WHERE id = ?", (row["id"],))
-            db.execute(
-                "UPDATE sessions SET dealer = ?, streak = ?, round_wind = ?, dealer_turns = ? "
-                "WHERE id = ?",
-                (
-                    before["dealer"],
-                    before["streak"],
-                    before["round_wind"],
-                    before["dealer_turns"],
-                    session_id,
-                ),
-            )
+            self._restore_state(db, session_id, json.loads(row["state_before"]))
             return int(row["id"])
 
     def photo_path(self, hand_id: int) -> Path | None:
@@ -300,26 +335,60 @@ class Store:
             "hands": self.hands(session_id, include_undone=True),
         }
 
+    def seats_at(self, hand: dict[str, Any]) -> dict[str, str]:
+        """Who sat where when this hand was played (seat wind -> player name)."""
+        players = self.session(hand["session_id"]).players
+        dealer = hand["state_before"]["dealer"]
+        return {seat: _player_at(players, dealer, seat) or seat for seat in SEATS[: len(players)]}
+
     def export_csv(self, session_id: int) -> str:
+        """One row a hand, with players named as they sat then (a spreadsheet has no seats)."""
         out = io.StringIO()
         writer = csv.writer(out)
         writer.writerow(
-            ["hand", "time", "variant", "hand_tiles", "total", "unit", "payments", "undone"]
+            [
+                "hand",
+                "time",
+                "variant",
+                "hand_tiles",
+                "winner",
+                "won_by",
+                "total",
+                "unit",
+                "payments",
+                "note",
+                "corrections",
+                "undone",
+            ]
         )
         for hand in self.hands(session_id, include_undone=True):
-            result = hand["result"]
+            result, context = hand["result"], hand["context"]
+            names = self.seats_at(hand)
+
+            def named(seat: str, names: dict[str, str] = names) -> str:
+                return f"{names.get(seat, seat)} ({seat})"
+
             payments = "; ".join(
-                f"{p['payer']}->{p['payee']} {p['amount']}" for p in result.get("payments", [])
+                f"{named(p['payer'])}->{named(p['payee'])} {p['amount']}"
+                for p in result.get("payments", [])
+            )
+            winner = context.get("seat_wind", "E")
+            won_by = (
+                "self-draw" if context.get("self_draw") else named(context.get("discarder") or "?")
             )
             writer.writerow(
                 [
                     hand["id"],
                     time.strftime("%Y-%m-%d %H:%M", time.localtime(hand["created"])),
-                    result.get("variant", ""),
+                    result.get("variant", context.get("variant", "")),
                     hand["reading"].get("hand", ""),
+                    named(winner),
+                    won_by,
                     result.get("total", ""),
                     result.get("unit", ""),
                     payments,
+                    result.get("error") or ("" if result.get("winning") else "not a winning hand"),
+                    len(hand["corrections"]),
                     hand["undone"],
                 ]
             )
@@ -365,7 +434,12 @@ def _write_atomically(path: Path, data: bytes) -> None:
     with open(tmp, "wb") as handle:
         handle.write(data)
         handle.flush()
-        import os
-
         os.fsync(handle.fileno())
     tmp.replace(path)
+    # The rename lives in the folder: sync it too, or a power cut right after the hand's row is
+    # committed can leave the row without its photo.
+    folder = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)

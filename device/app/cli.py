@@ -41,9 +41,17 @@ def run(args: argparse.Namespace) -> int:
             f"cannot use data folder {str(data_dir)!r}: {error.strerror}"
         ) from None
     pin = make_pin() if args.network else None
-    app = create_app(data_dir, Path(args.models), args.camera, pin=pin, threads=args.threads)
     host = "0.0.0.0" if args.network else "127.0.0.1"
-    address = f"http://{'localhost' if not args.network else host}:{args.port}/"
+    # Phones need this machine's address on the network, not 0.0.0.0: the display shows it.
+    address = f"http://{lan_address() if args.network else 'localhost'}:{args.port}/"
+    app = create_app(
+        data_dir,
+        Path(args.models),
+        args.camera,
+        pin=pin,
+        threads=args.threads,
+        network_url=address if args.network else None,
+    )
     if args.json:
         import json
 
@@ -56,3 +64,16 @@ def run(args: argparse.Namespace) -> int:
 
     run_simple(host, args.port, app, threaded=True, use_reloader=False)
     return 0
+
+
+def lan_address() -> str:
+    """This machine's address on its network: the one a UDP socket would send from. Connecting
+    a UDP socket sends nothing; with no route at all, the host name is the best there is."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            return str(probe.getsockname()[0])
+        except OSError:
+            return socket.gethostname()

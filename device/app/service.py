@@ -14,7 +14,8 @@ import cv2
 import numpy as np
 
 from scoring.errors import TilescoreError
-from scoring.hand_json import score_json
+from scoring.hand_json import parse_meld, score_json
+from scoring.notation import format_tiles, parse_tiles
 from scoring.tiles import tile_from_code
 
 CONTEXT_KEYS = (
@@ -60,6 +61,22 @@ class Reader:
         reading = self.pipeline().read(image, red_fives=red_fives)
         return [detection_json(d) for d in reading.tiles]
 
+    def check(self) -> str | None:
+        """Why the models cannot be loaded, found without loading them (the metadata and the
+        files it names), so the display can say so before anyone taps Score."""
+        if self._pipeline is not None:
+            return None
+        from vision.models import find_pair, load_info
+
+        try:
+            detector, classifier = find_pair(self.models_dir)
+            load_info(detector)
+            if classifier is not None:
+                load_info(classifier)
+        except TilescoreError as error:
+            return f"cannot read tiles: {error}"
+        return self.error
+
 
 def uses_red_fives(context: dict[str, Any]) -> bool:
     """Whether the table's variant and rule options count red fives; when they do not, a five
@@ -84,11 +101,17 @@ def detection_json(detection: Any) -> dict[str, Any]:
 def reconstruct(
     detections: list[dict[str, Any]], variant: str, size: tuple[int, int]
 ) -> dict[str, Any]:
-    """The hand the layout shows, in score-JSON notation, with problems for a person to fix."""
-    from vision.layout import reconstruct_json
+    """The hand the layout shows, in score-JSON notation, with problems for a person to fix, and
+    which photo tiles went where (``groups``: role, tile numbers) so the display can mark the
+    winning tile's box."""
+    from vision.layout.reconstruct import reconstruct as rebuild
 
-    photo = {"image": "", "width": size[0], "height": size[1], "tiles": detections}
-    return dict(reconstruct_json(photo, variant=variant))
+    del size  # the layout works in the detections' own pixels
+    reading = rebuild(detections, variant)
+    return {
+        **reading.to_json(),
+        "groups": [{"role": g.role, "tiles": list(g.tiles)} for g in reading.groups],
+    }
 
 
 def score_reading(reading: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
@@ -114,6 +137,96 @@ def apply_tile_fix(
         corrected=True,
     )
     return fixed
+
+
+def split_meld(reading: dict[str, Any], index: int) -> dict[str, Any]:
+    """A group read as a meld that is not one: its tiles go back among the concealed tiles."""
+    melds = list(reading.get("melds") or [])
+    if not 0 <= index < len(melds):
+        raise TilescoreError(f"no meld number {index} in this hand")
+    meld = parse_meld(melds.pop(index))
+    hand = parse_tiles(str(reading.get("hand") or "")) + meld.tiles
+    return {**reading, "hand": format_tiles(hand), "melds": melds}
+
+
+JOINS = {"chi": 3, "pon": 3, "kong": 4, "concealed_kong": 4}
+
+
+def join_tiles(reading: dict[str, Any], tiles: str, meld_type: str) -> dict[str, Any]:
+    """Concealed tiles that lie together as a meld: taken out of the hand, made one meld (the
+    scorer checks the meld's shape and says what is wrong with it in one line)."""
+    if meld_type not in JOINS:
+        raise TilescoreError(f"cannot join tiles as {meld_type!r}: use {', '.join(JOINS)}")
+    chosen = list(parse_tiles(tiles))
+    if len(chosen) != JOINS[meld_type]:
+        raise TilescoreError(f"a {meld_type} has {JOINS[meld_type]} tiles, got {len(chosen)}")
+    hand = list(parse_tiles(str(reading.get("hand") or "")))
+    for tile in chosen:
+        if tile not in hand:
+            raise TilescoreError(f"{tile.code} is not among the concealed tiles")
+        hand.remove(tile)
+    meld = {"type": meld_type, "tiles": format_tiles(chosen)}
+    parse_meld(meld)
+    melds = [*(reading.get("melds") or []), meld]
+    return {**reading, "hand": format_tiles(hand), "melds": melds}
+
+
+# The names a table says, for the events the rule texts list; riichi's differ where its rule
+# text does. Anything not here is shown by its code.
+EVENT_NAMES = {
+    "riichi": "立直",
+    "double_riichi": "雙立直",
+    "ippatsu": "一發",
+    "declared_ready": "喊聽",
+    "last_tile": "海底撈月",
+    "last_discard": "河底撈魚",
+    "after_kong": "槓上開花",
+    "after_flower": "花上開花",
+    "kong_after_kong": "槓頂槓自摸",
+    "robbing_kong": "搶槓",
+    "heavenly_win": "天胡",
+    "earthly_win": "地胡",
+    "human_win": "人胡",
+    "heavenly_ready": "天聽",
+    "earthly_ready": "地聽",
+    "eight_flowers": "八仙過海",
+    "seven_flowers_rob": "七搶一",
+    "nagashi_mangan": "流局滿貫",
+    "furiten": "振聽",
+    "false_win": "詐糊",
+}
+RIICHI_EVENT_NAMES = {
+    "last_tile": "海底摸月",
+    "after_kong": "嶺上開花",
+    "heavenly_win": "天和",
+    "earthly_win": "地和",
+}
+# Not won with tiles on the table, so not something to score from a photo.
+PHOTO_LESS_EVENTS = {"nagashi_mangan"}
+
+
+def variants_json() -> dict[str, Any]:
+    """Each rule set's title, unit, events (with names) and tile set, for the page's controls
+    (red fives depend on a table's rule options: each hand says whether it uses them)."""
+    from scoring.variant import find_variant
+
+    out: dict[str, Any] = {}
+    for name in ("taiwan", "riichi", "mingjiang", "xiangqi"):
+        variant = find_variant(name)
+        names = {**EVENT_NAMES, **(RIICHI_EVENT_NAMES if name == "riichi" else {})}
+        order = list(EVENT_NAMES)
+        events = sorted(
+            (e.value for e in variant.events if e.value not in PHOTO_LESS_EVENTS),
+            key=lambda e: (order.index(e) if e in order else len(order), e),
+        )
+        out[name] = {
+            "title": variant.title,
+            "unit": variant.unit,
+            "events": [{"code": e, "name": names.get(e, e)} for e in events],
+            "pieces": variant.uses_pieces,
+            "flowers": variant.uses_flowers,
+        }
+    return out
 
 
 def encode_jpeg(image: np.ndarray, quality: int = 90) -> bytes:

@@ -6,14 +6,20 @@ client must first send the PIN shown on the display. No request value ever becom
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hmac
+import logging
 import secrets
+import sqlite3
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, jsonify, request, send_from_directory
+from werkzeug.exceptions import HTTPException
 
 from device.app import service
 from device.camera import CameraError, CameraSource, open_camera
@@ -24,6 +30,13 @@ from scoring.tiles import ALL_TILES
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
 UPLOAD_TYPES = {"image/jpeg", "image/png", "image/webp", "image/bmp"}
 STATIC = Path(__file__).parent / "static"
+PIN_TRIES = 5  # wrong PINs from one address before it must wait
+PIN_LOCKOUT_S = 60.0
+LOCAL = ("127.0.0.1", "::1")
+HAND_KEYS = ("variant", "seat_wind", "self_draw", "discarder", "events")
+"""What a player sets for one hand (remembered for the next); the round wind and the dealer's
+streak belong to the session, which moves them on as hands are scored."""
+log = logging.getLogger(__name__)
 DEFAULT_CONTEXT: dict[str, Any] = {
     "variant": "taiwan",
     "seat_wind": "E",
@@ -42,19 +55,31 @@ class AppState:
     reader: service.Reader
     camera_spec: str
     pin: str | None = None
+    network_url: str | None = None
     camera: CameraSource | None = None
     camera_error: str | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
+    pin_failures: dict[str, tuple[int, float]] = field(default_factory=dict)
 
     def get_camera(self) -> CameraSource:
         if self.camera is None:
             try:
                 self.camera = open_camera(self.camera_spec)
-                self.camera_error = None
             except CameraError as error:
                 self.camera_error = str(error)
                 raise
         return self.camera
+
+    def camera_failed(self, error: CameraError) -> None:
+        """Forget a failing camera (closed, so a USB device is free to come back) and keep the
+        reason for the display; the next request opens it again."""
+        self.camera_error = str(error)
+        camera, self.camera = self.camera, None
+        if camera is not None:
+            try:
+                camera.close()
+            except Exception:  # closing a camera that just failed may fail too; it is gone
+                log.debug("closing the failed camera", exc_info=True)
 
 
 def create_app(
@@ -63,21 +88,25 @@ def create_app(
     camera: str,
     pin: str | None = None,
     threads: int | None = None,
+    network_url: str | None = None,
 ) -> Flask:
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = MAX_UPLOAD_BYTES
-    state = AppState(Store(data_dir), service.Reader(models_dir, threads), camera, pin)
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # totals stay in seat order
+    state = AppState(Store(data_dir), service.Reader(models_dir, threads), camera, pin, network_url)
     app.config["STATE"] = state
 
     @app.before_request
     def check_pin() -> Any:
-        if state.pin is None or request.remote_addr in ("127.0.0.1", "::1"):
+        if state.pin is None or request.remote_addr in LOCAL:
             return None
         if request.path in ("/", "/pin") or request.path.startswith("/static/"):
             return None
         given = request.headers.get("X-Tilescore-Pin") or request.cookies.get("tilescore_pin", "")
         if not hmac.compare_digest(given, state.pin):
-            return jsonify(error="this app needs the PIN shown on the table's display"), 403
+            return jsonify(
+                error="this app needs the PIN shown on the table's display", pin_required=True
+            ), 403
         return None
 
     @app.errorhandler(TilescoreError)
@@ -87,6 +116,25 @@ def create_app(
     @app.errorhandler(413)
     def too_large(_: Any) -> Any:
         return jsonify(error=f"photo larger than {MAX_UPLOAD_BYTES // 2**20} MB"), 413
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Any:
+        return jsonify(error=f"{error.code} {error.name}".lower()), error.code or 500
+
+    @app.errorhandler(sqlite3.Error)
+    @app.errorhandler(OSError)
+    def storage_error(error: Exception) -> Any:
+        """A full disk (or a failing SD card): the page says so and the app keeps running."""
+        log.error("storage failed: %s", error)
+        full = getattr(error, "errno", None) == errno.ENOSPC or "full" in str(error)
+        why = "the disk is full" if full else f"cannot write the data folder ({error})"
+        return jsonify(error=f"{why}: the hand was not saved; free space and score it again"), 507
+
+    @app.errorhandler(Exception)
+    def internal_error(error: Exception) -> Any:
+        # The traceback goes to the log (journalctl -u tilescore); the display gets one line.
+        log.exception("request failed")
+        return jsonify(error=f"internal error: {type(error).__name__}: {error}"), 500
 
     @app.get("/")
     def index() -> Response:
@@ -98,29 +146,38 @@ def create_app(
 
     @app.post("/pin")
     def enter_pin() -> Any:
-        given = str((request.get_json(silent=True) or {}).get("pin", ""))
+        address = str(request.remote_addr)
+        failures, until = state.pin_failures.get(address, (0, 0.0))
+        if until > time.monotonic():
+            wait = int(until - time.monotonic()) + 1
+            return jsonify(error=f"too many wrong PINs: try again in {wait} s"), 429
+        given = str((request.get_json(silent=True) or {}).get("pin", "")).strip()
         if state.pin is None or hmac.compare_digest(given, state.pin):
+            state.pin_failures.pop(address, None)
             response = jsonify(ok=True)
             response.set_cookie("tilescore_pin", given, httponly=True, samesite="Strict")
             return response
+        # Six digits are a million guesses: a few tries a minute keep them out of reach.
+        failures += 1
+        locked = time.monotonic() + PIN_LOCKOUT_S if failures >= PIN_TRIES else 0.0
+        state.pin_failures[address] = (0 if locked else failures, locked)
         return jsonify(error="wrong PIN"), 403
 
     @app.get("/api/status")
     def status() -> Any:
-        local = request.remote_addr in ("127.0.0.1", "::1")
-        camera_error = state.camera_error
-        if state.camera is None and camera_error is None:
-            try:
+        local = request.remote_addr in LOCAL
+        if state.camera is None and state.camera_error is None:
+            with contextlib.suppress(CameraError):  # the reason is kept in camera_error
                 state.get_camera()
-            except CameraError as error:
-                camera_error = str(error)
         return jsonify(
             camera=state.camera_spec,
-            camera_error=camera_error,
-            model_error=state.reader.error,
+            camera_error=state.camera_error,
+            model_error=state.reader.check(),
             pin=state.pin if local else None,
+            network_url=state.network_url if local else None,
             disk_free_mb=_disk_free_mb(data_dir),
             tiles=[{"code": t.code, "name": t.name} for t in ALL_TILES],
+            variants=service.variants_json(),
         )
 
     @app.get("/api/preview.jpg")
@@ -128,25 +185,35 @@ def create_app(
         try:
             frame = state.get_camera().preview()
         except CameraError as error:
-            state.camera = None
+            state.camera_failed(error)
             return jsonify(error=str(error)), 503
+        state.camera_error = None
         return Response(service.encode_jpeg(frame, 70), mimetype="image/jpeg")
 
     @app.get("/api/context")
     def get_context() -> Any:
-        return jsonify(state.store.get_setting("context", DEFAULT_CONTEXT))
+        session = state.store.current_session()
+        return jsonify(_context_for(session) if session else _stored_context())
 
     @app.post("/api/context")
     def set_context() -> Any:
         given = request.get_json(silent=True)
         if not isinstance(given, dict):
             raise TilescoreError("context must be a JSON object")
-        unknown = set(given) - set(service.CONTEXT_KEYS)
-        if unknown:
-            raise TilescoreError(f"unknown context key {sorted(unknown)[0]!r}")
-        context = {**state.store.get_setting("context", DEFAULT_CONTEXT), **given}
+        given = _checked_context(given)
+        context = {**_stored_context(), **given}
         state.store.set_setting("context", context)
-        return jsonify(context)
+        session = state.store.current_session()
+        if session is not None and ("dealer_streak" in given or "round_wind" in given):
+            state.store.set_session_state(
+                session.id,
+                streak=given.get("dealer_streak"),
+                round_wind=given.get("round_wind"),
+            )
+        return jsonify(_context_for(state.store.current_session()) if session else context)
+
+    def _stored_context() -> dict[str, Any]:
+        return {**DEFAULT_CONTEXT, **state.store.get_setting("context", {})}
 
     @app.get("/api/session")
     def get_session() -> Any:
@@ -156,7 +223,9 @@ def create_app(
         return jsonify(
             session=session.to_json(),
             totals=state.store.totals(session.id),
-            hands=[_hand_summary(h) for h in state.store.hands(session.id)],
+            hands=[
+                _hand_summary(h, state.store.seats_at(h)) for h in state.store.hands(session.id)
+            ],
         )
 
     @app.post("/api/session")
@@ -175,7 +244,7 @@ def create_app(
         try:
             image = state.get_camera().capture()
         except CameraError as error:
-            state.camera = None
+            state.camera_failed(error)
             return jsonify(error=str(error)), 503
         hand = _score_image(image)
         camera = state.camera
@@ -212,11 +281,16 @@ def create_app(
             return _hand_view(state.store.hand(hand_id), (width, height))
 
     def _context_for(session: Any) -> dict[str, Any]:
-        context = dict(state.store.get_setting("context", DEFAULT_CONTEXT))
-        context.setdefault("variant", session.variant)
-        context.setdefault("round_wind", session.round_wind)
-        if context.get("variant") == "taiwan":
-            context.setdefault("dealer_streak", session.streak)
+        """The remembered context with the session's round wind and dealer streak: the session
+        moves them on as hands are scored, so the next hand is scored with the right ones."""
+        context = _stored_context()
+        context["round_wind"] = session.round_wind
+        if context.get("variant") == "riichi":
+            # Riichi counts a dealer's repeats as 本場 (honba), not as a 連莊 streak.
+            context.pop("dealer_streak", None)
+            context["honba"] = session.streak
+        else:
+            context["dealer_streak"] = session.streak
         return context
 
     @app.get("/api/hands/<int:hand_id>")
@@ -240,11 +314,11 @@ def create_app(
             hand = _hand_or_404(hand_id)
             detections = hand["detections"]
             reading = dict(hand["reading"])
-            context = {**hand["context"], **(given.get("context") or {})}
+            context = {**hand["context"], **_checked_context(given.get("context") or {})}
             if "tile" in given:
                 detections = service.apply_tile_fix(
                     detections,
-                    int(given["tile"]),
+                    _number(given, "tile"),
                     given.get("code"),
                     bool(given.get("face_down", False)),
                 )
@@ -257,18 +331,42 @@ def create_app(
                 _save_label(hand_id, hand, detections)
             if "win_tile" in given:
                 reading["win_tile"] = service.tile_from_code(str(given["win_tile"])).code
+                # Which box the player tapped, so the display marks that one as the winning tile.
+                if isinstance(given.get("win_index"), int):
+                    reading["win_index"] = given["win_index"]
             for key in ("hand", "melds", "flowers"):
                 if key in given:
                     reading[key] = given[key]
+            if "split" in given:
+                reading = service.split_meld(reading, _number(given, "split"))
+            if "join" in given:
+                reading = service.join_tiles(
+                    reading, str(given["join"]), str(given.get("meld", ""))
+                )
             result = service.score_reading(reading, context)
             state.store.update_hand(hand_id, reading, context, result, given)
             return jsonify(_hand_view(state.store.hand(hand_id)))
 
     def _keep_manual_win(reading: dict[str, Any], hand: dict[str, Any]) -> dict[str, Any]:
-        manual = [c["win_tile"] for c in hand["corrections"] if "win_tile" in c]
+        manual = [c for c in hand["corrections"] if "win_tile" in c]
         if manual:
-            reading = {**reading, "win_tile": manual[-1]}
+            reading = {**reading, "win_tile": manual[-1]["win_tile"]}
+            if isinstance(manual[-1].get("win_index"), int):
+                reading["win_index"] = manual[-1]["win_index"]
         return reading
+
+    def _checked_context(given: Any) -> dict[str, Any]:
+        if not isinstance(given, dict):
+            raise TilescoreError("context must be a JSON object")
+        unknown = set(given) - set(service.CONTEXT_KEYS)
+        if unknown:
+            raise TilescoreError(f"unknown context key {sorted(unknown)[0]!r}")
+        for key in ("seat_wind", "round_wind", "discarder"):
+            if key in given and given[key] is not None and given[key] not in SEATS:
+                raise TilescoreError(f"{key} must be one of E S W N, got {given[key]!r}")
+        if "dealer_streak" in given:
+            given = {**given, "dealer_streak": _number(given, "dealer_streak")}
+        return given
 
     def _save_label(hand_id: int, hand: dict[str, Any], detections: list[dict[str, Any]]) -> None:
         photo = hand.get("photo")
@@ -288,7 +386,9 @@ def create_app(
         session = state.store.current_session()
         if session is None:
             raise TilescoreError("no session to export")
-        return jsonify(state.store.export_json(session.id))
+        response = jsonify(state.store.export_json(session.id))
+        response.headers["Content-Disposition"] = "attachment; filename=tilescore-session.json"
+        return response
 
     @app.get("/api/export.csv")
     def export_csv() -> Any:
@@ -329,21 +429,50 @@ def create_app(
             "result": hand["result"],
             "problems": hand["reading"].get("problems", []),
             "corrections": hand["corrections"],
+            "seats": state.store.seats_at(hand),
+            "red_fives": _red_fives(hand["context"]),
+            "undone": bool(hand["undone"]),
         }
 
     return app
 
 
-def _hand_summary(hand: dict[str, Any]) -> dict[str, Any]:
+def _number(given: dict[str, Any], key: str) -> int:
+    value = given.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise TilescoreError(f"{key} must be a whole number, got {value!r}")
+    try:
+        return int(value)
+    except ValueError:
+        raise TilescoreError(f"{key} must be a whole number, got {value!r}") from None
+
+
+def _red_fives(context: dict[str, Any]) -> bool:
+    try:
+        return service.uses_red_fives(context)
+    except TilescoreError:
+        return False  # a bad rule option is reported by the scorer; the picker just shows fives
+
+
+def _hand_summary(hand: dict[str, Any], seats: dict[str, str]) -> dict[str, Any]:
     result = hand["result"]
+    winner = hand["context"].get("seat_wind", "E")
     return {
         "id": hand["id"],
         "hand": hand["reading"].get("hand"),
         "total": result.get("total"),
         "unit": result.get("unit"),
-        "winner": hand["context"].get("seat_wind"),
+        "winning": bool(result.get("winning")),
+        "winner": winner,
+        "winner_name": seats.get(winner, winner),
+        "self_draw": bool(hand["context"].get("self_draw")),
+        "discarder": hand["context"].get("discarder"),
+        "discarder_name": seats.get(hand["context"].get("discarder") or ""),
         "error": result.get("error"),
-        "payments": result.get("payments", []),
+        "payments": [
+            {**p, "payer_name": seats.get(p["payer"]), "payee_name": seats.get(p["payee"])}
+            for p in result.get("payments", [])
+        ],
     }
 
 

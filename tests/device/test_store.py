@@ -65,9 +65,34 @@ def test_export_csv_lists_every_hand_including_undone(tmp_path):
     store.undo_last(session.id)
     lines = store.export_csv(session.id).strip().splitlines()
     assert lines[0].startswith("hand,")
-    assert "E->S 7" in lines[1] and lines[1].endswith(",1")
+    assert "A (E)->B (S) 7" in lines[1] and lines[1].endswith(",1")
 
 
 def test_settings_are_remembered(tmp_path):
     Store(tmp_path).set_setting("context", {"variant": "riichi"})
     assert Store(tmp_path).get_setting("context") == {"variant": "riichi"}
+
+
+def test_a_fix_to_the_latest_hand_deals_again_from_before_it(tmp_path):
+    store = Store(tmp_path)
+    session = store.new_session(["Ann", "Bo", "Cy", "Di"], "taiwan")
+    first = store.add_hand(session.id, None, [], {}, {"seat_wind": "E"}, _result("S", "E", 5))
+    latest = store.add_hand(session.id, None, [], {}, {"seat_wind": "E"}, _result("S", "E", 5))
+    assert store.session(session.id).streak == 2
+    # A correction: the latest hand was no win after all; the streak goes back to 1.
+    store.update_hand(latest, {}, {"seat_wind": "E"}, {"winning": False}, {"tile": 0})
+    assert store.session(session.id).streak == 1
+    # Won by South instead: the deal passes to Bo.
+    store.update_hand(latest, {}, {"seat_wind": "S"}, _result("E", "S", 5), {"tile": 0})
+    state = store.session(session.id)
+    assert (state.dealer, state.streak) == (1, 0)
+    # An older hand's fix leaves the dealer alone: later hands were dealt as the table saw it.
+    store.update_hand(first, {}, {"seat_wind": "E"}, {"winning": False}, {"tile": 0})
+    assert (store.session(session.id).dealer, store.session(session.id).streak) == (1, 0)
+
+
+def test_the_table_sets_the_streak_and_round_wind_by_hand(tmp_path):
+    store = Store(tmp_path)
+    session = store.new_session(["Ann", "Bo", "Cy", "Di"], "taiwan")
+    state = store.set_session_state(session.id, streak=2, round_wind="S")
+    assert (state.streak, state.round_wind) == (2, "S")

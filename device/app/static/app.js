@@ -1,22 +1,21 @@
 // The table app page: camera, result with tap-to-correct, table context, scoreboard.
 "use strict";
 
-const EVENTS = {
-  taiwan: ["last_tile", "after_kong", "after_flower", "robbing_kong", "heavenly_win", "earthly_win",
-    "human_win", "heavenly_ready", "earthly_ready", "eight_flowers", "seven_flowers_rob"],
-  riichi: ["riichi", "double_riichi", "ippatsu", "last_tile", "last_discard", "after_kong",
-    "robbing_kong", "heavenly_win", "earthly_win"],
-  mingjiang: ["last_tile", "last_discard", "after_kong", "robbing_kong", "heavenly_win",
-    "earthly_win", "human_win", "furiten"],
-  xiangqi: ["declared_ready", "after_kong", "kong_after_kong", "last_tile", "last_discard",
-    "robbing_kong", "heavenly_win", "earthly_win", "human_win", "heavenly_ready"],
-};
+const SEATS = ["E", "S", "W", "N"];
+const WIND_NAMES = { E: "東", S: "南", W: "西", N: "北" };
+const MELD_NAMES = { chi: "吃", pon: "碰", kong: "明槓", added_kong: "加槓", concealed_kong: "暗槓" };
 const SUIT_COLOURS = { m: "#ff5a5a", p: "#4aa3ff", s: "#3ddc84", z: "#f2b134", f: "#d98cff",
   b: "#dddddd", r: "#ff8c42" };
 
-let tiles = [];
-let currentHand = null;
+let tiles = [];          // every tile the scorer knows: {code, name}
+let variants = {};       // rule set -> {title, unit, events: [{code, name}], pieces, flowers}
+let context = {};        // the remembered table context (the next hand's)
+let currentHand = null;  // the hand on the Result screen
+let latestHandId = null; // the hand scored last from this page: Table changes apply to it
 let pickedTile = null;
+let selected = [];       // concealed tiles chosen to join into a meld (positions in the hand)
+let cameraProblem = null;
+let lastStatusAt = 0;
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -24,14 +23,22 @@ async function api(path, options = {}) {
   const response = await fetch(path, options);
   const type = response.headers.get("Content-Type") || "";
   const body = type.includes("json") ? await response.json() : await response.text();
-  if (!response.ok) throw new Error((body && body.error) || `request failed (${response.status})`);
+  if (!response.ok) {
+    if (body && body.pin_required) askPin();
+    throw new Error((body && body.error) || `request failed (${response.status})`);
+  }
   return body;
 }
+
+const post = (path, body) => api(path, {
+  method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+});
 
 function show(screen) {
   document.querySelectorAll(".screen").forEach((s) => s.classList.toggle("active", s.id === screen));
   document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t.dataset.screen === screen));
-  if (screen === "board") loadBoard();
+  if (screen === "board") loadBoard().catch((error) => setStatus(error.message, true));
+  if (screen === "camera") refreshPreview();
 }
 
 function setStatus(text, bad = false) {
@@ -42,15 +49,38 @@ function setStatus(text, bad = false) {
   $("#status").appendChild(span);
 }
 
+// Problems that last (camera, models, disk) stay on screen, in words, until they are gone.
+let statusProblems = [];
+function renderAlerts() {
+  const list = $("#alerts");
+  list.innerHTML = "";
+  [cameraProblem, ...statusProblems].filter(Boolean).forEach((text) => {
+    const li = document.createElement("li");
+    li.textContent = text;
+    list.appendChild(li);
+  });
+}
+
 async function loadStatus() {
+  lastStatusAt = Date.now();
   try {
     const status = await api("/api/status");
+    const first = !tiles.length;
     tiles = status.tiles;
-    const problems = [status.camera_error, status.model_error].filter(Boolean);
-    if (status.disk_free_mb < 200) problems.push(`disk almost full (${status.disk_free_mb} MB)`);
-    if (problems.length) setStatus(problems.join(" · "), true);
-    else setStatus(status.pin ? `PIN for phones: ${status.pin}` : `camera ${status.camera}`);
-    buildPicker();
+    variants = status.variants;
+    cameraProblem = status.camera_error;
+    statusProblems = [status.model_error];
+    if (status.disk_free_mb < 200) {
+      statusProblems.push(`disk almost full (${status.disk_free_mb} MB free): new hands may not be saved`);
+    }
+    renderAlerts();
+    const network = $("#network");
+    network.hidden = !status.pin;
+    if (status.pin) network.textContent = `Phones: ${status.network_url || ""}  ·  PIN ${status.pin}`;
+    if (first) {
+      fillContextForm();
+      await loadContext();
+    }
   } catch (error) {
     setStatus(error.message, true);
   }
@@ -60,8 +90,18 @@ function refreshPreview() {
   if (!$("#camera").classList.contains("active")) return;
   const img = $("#preview");
   const next = new Image();
-  next.onload = () => { img.src = next.src; };
-  next.onerror = () => setStatus("camera: no picture", true);
+  next.onload = () => {
+    img.src = next.src;
+    img.hidden = false;
+    $("#preview-missing").hidden = true;
+    if (cameraProblem) { cameraProblem = null; renderAlerts(); }
+  };
+  next.onerror = () => {
+    img.hidden = true;
+    $("#preview-missing").hidden = false;
+    // The reason is kept by the server; ask for it now and then, not on every frame.
+    if (Date.now() - lastStatusAt > 3000) loadStatus();
+  };
   next.src = `/api/preview.jpg?t=${Date.now()}`;
 }
 
@@ -69,13 +109,16 @@ async function scoreNow() {
   $("#score-button").disabled = true;
   setStatus("reading the tiles…");
   try {
-    renderHand(await api("/api/score", { method: "POST" }));
+    const hand = await api("/api/score", { method: "POST" });
+    latestHandId = hand.id;
+    renderHand(hand);
     setStatus("scored");
     show("result");
   } catch (error) {
     setStatus(error.message, true);
   } finally {
     $("#score-button").disabled = false;
+    loadContext();
   }
 }
 
@@ -84,11 +127,16 @@ async function uploadPhoto(file) {
   form.append("photo", file);
   setStatus("reading the tiles…");
   try {
-    renderHand(await api("/api/upload", { method: "POST", body: form }));
+    const hand = await api("/api/upload", { method: "POST", body: form });
+    latestHandId = hand.id;
+    renderHand(hand);
     setStatus("scored");
     show("result");
   } catch (error) {
     setStatus(error.message, true);
+  } finally {
+    $("#upload").value = "";
+    loadContext();
   }
 }
 
@@ -96,13 +144,93 @@ function colourOf(code) {
   return code ? SUIT_COLOURS[code.slice(-1)] || "#ffffff" : "#bbbbbb";
 }
 
+function tileName(code) {
+  const tile = tiles.find((t) => t.code === code);
+  return tile ? tile.name : code;
+}
+
+// Compact notation ("234m55z", pieces as their characters) to tile codes.
+function parseTiles(text) {
+  const out = [];
+  let digits = [];
+  for (const ch of text || "") {
+    if (/[\s,+]/.test(ch)) continue;
+    if (/[0-9]/.test(ch)) digits.push(ch);
+    else if (/[mpszfbr]/.test(ch)) { digits.forEach((d) => out.push(d + ch)); digits = []; }
+    else {
+      const tile = tiles.find((t) => t.name === ch);
+      out.push(tile ? tile.code : ch);
+    }
+  }
+  return out;
+}
+
+function meldOf(meld) {
+  if (typeof meld !== "string") return meld;
+  const [type, tilesText] = meld.split(":");
+  return { type, tiles: tilesText || "" };
+}
+
+function seatLabel(seat, seats) {
+  const name = seats && seats[seat];
+  return name && name !== seat ? `${WIND_NAMES[seat]} ${name}` : WIND_NAMES[seat] || seat;
+}
+
+function winIndex(hand) {
+  const reading = hand.reading || {};
+  if (Number.isInteger(reading.win_index)) return reading.win_index;
+  const group = (reading.groups || []).find((g) => g.role === "win");
+  return group ? group.tiles[0] : -1;
+}
+
+// The part of the photo with tiles in it, and a margin: the boxes are as large as the screen
+// allows, so a finger finds them.
+function cropOf(hand) {
+  const width = hand.width || 1, height = hand.height || 1;
+  if (!hand.tiles.length) return [0, 0, width, height];
+  const boxes = hand.tiles.map((t) => t.box);
+  const sizes = boxes.map(([x1, y1, x2, y2]) => Math.max(x2 - x1, y2 - y1)).sort((a, b) => a - b);
+  const margin = sizes[Math.floor(sizes.length / 2)] * 0.8;
+  const x1 = Math.max(0, Math.min(...boxes.map((b) => b[0])) - margin);
+  const y1 = Math.max(0, Math.min(...boxes.map((b) => b[1])) - margin);
+  const x2 = Math.min(width, Math.max(...boxes.map((b) => b[2])) + margin);
+  const y2 = Math.min(height, Math.max(...boxes.map((b) => b[3])) + margin);
+  return [x1, y1, x2 - x1, y2 - y1];
+}
+
+// A tap between tiles or just outside one still means the nearest tile.
+function tileAt(event) {
+  if (event.target.dataset && event.target.dataset.index !== undefined) return Number(event.target.dataset.index);
+  const svg = $("#overlay");
+  const point = svg.createSVGPoint();
+  point.x = event.clientX; point.y = event.clientY;
+  const matrix = svg.getScreenCTM();
+  if (!matrix || !currentHand) return -1;
+  const { x, y } = point.matrixTransform(matrix.inverse());
+  let best = -1, bestDistance = Infinity;
+  currentHand.tiles.forEach((tile, index) => {
+    const [x1, y1, x2, y2] = tile.box;
+    const dx = Math.max(x1 - x, 0, x - x2), dy = Math.max(y1 - y, 0, y - y2);
+    const distance = Math.hypot(dx, dy) / Math.max(x2 - x1, y2 - y1);
+    if (distance < bestDistance) { best = index; bestDistance = distance; }
+  });
+  return bestDistance <= 0.6 ? best : -1;
+}
+
 function renderHand(hand) {
   currentHand = hand;
-  const img = $("#result-photo");
-  img.src = hand.photo ? `${hand.photo}?t=${Date.now()}` : "";
+  selected = [];
   const svg = $("#overlay");
-  svg.setAttribute("viewBox", `0 0 ${hand.width || 1} ${hand.height || 1}`);
+  svg.setAttribute("viewBox", cropOf(hand).join(" "));
   svg.innerHTML = "";
+  if (hand.photo) {
+    const photo = document.createElementNS("http://www.w3.org/2000/svg", "image");
+    photo.setAttribute("href", `${hand.photo}?t=${Date.now()}`);
+    photo.setAttribute("width", hand.width || 1); photo.setAttribute("height", hand.height || 1);
+    photo.id = "result-photo";
+    svg.appendChild(photo);
+  }
+  const win = winIndex(hand);
   hand.tiles.forEach((tile, index) => {
     const [x1, y1, x2, y2] = tile.box;
     const rect = document.createElementNS("http://www.w3.org/2000/svg", "rect");
@@ -112,7 +240,7 @@ function renderHand(hand) {
     rect.dataset.index = index;
     rect.classList.add("tile-box");
     if (tile.low_confidence) rect.classList.add("low");
-    rect.addEventListener("click", () => openPicker(index));
+    if (index === win) rect.classList.add("win");
     const label = document.createElementNS("http://www.w3.org/2000/svg", "text");
     label.setAttribute("x", x1); label.setAttribute("y", Math.max(y1 - 6, 30));
     label.setAttribute("fill", colourOf(tile.code));
@@ -120,25 +248,34 @@ function renderHand(hand) {
     svg.appendChild(rect); svg.appendChild(label);
   });
   const reading = hand.reading || {};
-  const melds = (reading.melds || []).map((m) => (typeof m === "string" ? m : `${m.type}:${m.tiles}`));
+  const melds = (reading.melds || []).map(meldOf).map((m) => `${m.type}:${m.tiles}`);
   $("#reading").textContent =
     `${reading.hand || ""}  +${reading.win_tile || "?"}  ${melds.join(" ")}  ${reading.flowers || ""}`;
   $("#edit-hand").value = reading.hand || "";
   $("#edit-melds").value = melds.join(" ");
   $("#edit-flowers").value = reading.flowers || "";
-  const problems = $("#problems");
-  problems.innerHTML = "";
-  (hand.problems || []).forEach((p) => {
-    const li = document.createElement("li"); li.textContent = p; problems.appendChild(li);
+  const result = hand.result || {};
+  const ctx = hand.context || {};
+  const problems = [...(hand.problems || [])];
+  if (result.winning && !(result.payments || []).length && !ctx.self_draw && !ctx.discarder) {
+    problems.push("Who discarded the winning tile? Tap it under “Won by”: no one pays until then.");
+  }
+  if (hand.undone) problems.push("This hand was undone: it is not in the totals.");
+  const list = $("#problems");
+  list.innerHTML = "";
+  problems.forEach((p) => {
+    const li = document.createElement("li"); li.textContent = p; list.appendChild(li);
   });
+  renderHowWon(hand);
   const body = $("#items tbody");
   body.innerHTML = "";
-  const result = hand.result || {};
+  const total = $("#total");
+  total.innerHTML = "";
   if (result.error) {
-    $("#total").innerHTML = "";
     const div = document.createElement("div");
     div.className = "error"; div.textContent = result.error;
-    $("#total").appendChild(div);
+    total.appendChild(div);
+    total.dataset.total = "";
   } else {
     (result.items || []).forEach((item) => {
       const tr = document.createElement("tr");
@@ -147,21 +284,134 @@ function renderHand(hand) {
       }
       body.appendChild(tr);
     });
-    $("#total").textContent = result.winning ? `${result.total} ${result.unit}` : "not a winning hand";
-    $("#total").dataset.total = result.total;
+    total.textContent = result.winning ? `${result.total} ${result.unit}` : "not a winning hand";
+    total.dataset.total = result.total;
   }
   const payments = $("#payments");
   payments.innerHTML = "";
   (result.payments || []).forEach((p) => {
-    const li = document.createElement("li"); li.textContent = `${p.payer} → ${p.payee}: ${p.amount}`;
+    const li = document.createElement("li");
+    li.textContent = `${seatLabel(p.payer, hand.seats)} → ${seatLabel(p.payee, hand.seats)}: ${p.amount}`;
     payments.appendChild(li);
+  });
+  renderGroups(hand);
+  buildPicker();
+}
+
+// Who won and how, on the Result screen itself: one tap rescored, and remembered.
+function renderHowWon(hand) {
+  const ctx = hand.context || {};
+  const winner = ctx.seat_wind || "E";
+  const rows = [
+    ["#winner-row", SEATS.map((seat) => [seat, seatLabel(seat, hand.seats), seat === winner,
+      { seat_wind: seat, ...(ctx.discarder === seat ? { discarder: null } : {}) }])],
+    ["#from-row", [["tsumo", "自摸", !!ctx.self_draw, { self_draw: true, discarder: null }],
+      ...SEATS.filter((s) => s !== winner).map((seat) => [seat, seatLabel(seat, hand.seats),
+        !ctx.self_draw && ctx.discarder === seat, { self_draw: false, discarder: seat }])]],
+  ];
+  for (const [row, choices] of rows) {
+    const box = $(row);
+    box.innerHTML = "";
+    choices.forEach(([key, text, on, change]) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.key = key;
+      const [wind, ...name] = text.split(" ");
+      button.innerHTML = "<span></span><small></small>";
+      button.querySelector("span").textContent = wind;
+      button.querySelector("small").textContent = name.join(" ");
+      button.classList.toggle("on", on);
+      button.addEventListener("click", () => changeHowWon(change));
+      box.appendChild(button);
+    });
+  }
+}
+
+async function changeHowWon(change) {
+  try {
+    await post("/api/context", change);
+    await fix({ context: change });
+    await loadContext();
+  } catch (error) {
+    setStatus(error.message, true);
+  }
+}
+
+function renderGroups(hand) {
+  const box = $("#groups");
+  box.innerHTML = "";
+  const reading = hand.reading || {};
+  const concealed = document.createElement("div");
+  concealed.className = "group";
+  concealed.innerHTML = "<span class='group-label'>Concealed</span>";
+  parseTiles(reading.hand).forEach((code, position) => {
+    const chip = document.createElement("button");
+    chip.type = "button";
+    chip.className = "chip";
+    chip.dataset.code = code;
+    chip.textContent = tileName(code);
+    chip.style.borderColor = colourOf(code);
+    chip.addEventListener("click", () => {
+      selected = selected.includes(position) ? selected.filter((p) => p !== position) : [...selected, position];
+      chip.classList.toggle("on", selected.includes(position));
+      renderJoinActions();
+    });
+    concealed.appendChild(chip);
+  });
+  box.appendChild(concealed);
+  (reading.melds || []).map(meldOf).forEach((meld, index) => {
+    const row = document.createElement("div");
+    row.className = "group meld";
+    const label = document.createElement("span");
+    label.className = "group-label";
+    label.textContent = MELD_NAMES[meld.type] || meld.type;
+    row.appendChild(label);
+    parseTiles(meld.tiles).forEach((code) => {
+      const chip = document.createElement("span");
+      chip.className = "chip"; chip.textContent = tileName(code); chip.style.borderColor = colourOf(code);
+      row.appendChild(chip);
+    });
+    const split = document.createElement("button");
+    split.type = "button";
+    split.className = "split";
+    split.textContent = "Split";
+    split.addEventListener("click", () => fix({ split: index }));
+    row.appendChild(split);
+    box.appendChild(row);
+  });
+  renderJoinActions();
+}
+
+function renderJoinActions() {
+  const box = $("#join-actions");
+  box.innerHTML = "";
+  const types = { 3: ["chi", "pon"], 4: ["kong", "concealed_kong"] }[selected.length] || [];
+  const codes = parseTiles((currentHand.reading || {}).hand);
+  types.forEach((type) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.meld = type;
+    button.textContent = `Join as ${MELD_NAMES[type]}`;
+    button.addEventListener("click", () => fix({ join: selected.map((p) => codes[p]).join(" "), meld: type }));
+    box.appendChild(button);
   });
 }
 
+// The grid holds the tiles this rule set plays with: no pieces in a mahjong set, no flowers
+// where there are none, red fives only where the table counts them.
 function buildPicker() {
+  const variant = variants[(currentHand && currentHand.context.variant) || context.variant] || {};
+  const redFives = !!(currentHand && currentHand.red_fives);
   const grid = $("#tile-grid");
   grid.innerHTML = "";
-  tiles.forEach((tile) => {
+  tiles.filter((tile) => {
+    const suit = tile.code.slice(-1);
+    if (suit === "b" || suit === "r") return !!variant.pieces;
+    if (variant.pieces) return false;
+    if (suit === "f") return variant.flowers !== false;
+    if (tile.code[0] === "0") return redFives;
+    return true;
+  }).forEach((tile) => {
     const button = document.createElement("button");
     button.type = "button";
     button.dataset.code = tile.code;
@@ -176,14 +426,16 @@ function buildPicker() {
 
 function openPicker(index) {
   pickedTile = index;
+  const tile = currentHand.tiles[index] || {};
+  const read = tile.face_down ? "face down" : tile.code ? `${tileName(tile.code)} (${tile.code})` : "unreadable";
+  $("#picker-title").textContent = `Read as ${read}: which tile is it?`;
+  $("#pick-win").disabled = !tile.code;
   $("#picker").showModal();
 }
 
 async function fix(body) {
   try {
-    renderHand(await api(`/api/hands/${currentHand.id}/fix`, {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-    }));
+    renderHand(await post(`/api/hands/${currentHand.id}/fix`, body));
     setStatus("corrected");
   } catch (error) {
     setStatus(error.message, true);
@@ -195,29 +447,73 @@ async function fixTile(change) {
   await fix({ tile: pickedTile, ...change });
 }
 
+function fillContextForm() {
+  const form = $("#context-form");
+  form.variant.innerHTML = "";
+  Object.entries(variants).forEach(([name, info]) => {
+    const option = document.createElement("option");
+    option.value = name;
+    option.textContent = `${info.title} (${info.unit})`;
+    form.variant.appendChild(option);
+  });
+  form.querySelectorAll("select.winds").forEach((select) => {
+    SEATS.forEach((seat) => {
+      const option = document.createElement("option");
+      option.value = seat;
+      option.textContent = `${WIND_NAMES[seat]} ${seat}`;
+      select.appendChild(option);
+    });
+  });
+}
+
 async function loadContext() {
-  const context = await api("/api/context");
+  try {
+    context = await api("/api/context");
+  } catch (error) {
+    setStatus(error.message, true);
+    return;
+  }
   const form = $("#context-form");
   form.variant.value = context.variant || "taiwan";
   form.seat_wind.value = context.seat_wind || "E";
   form.round_wind.value = context.round_wind || "E";
-  form.dealer_streak.value = context.dealer_streak || 0;
+  form.dealer_streak.value = context.dealer_streak ?? context.honba ?? 0;
   form.self_draw.checked = !!context.self_draw;
   form.discarder.value = context.discarder || "";
   renderEvents(form.variant.value, context.events || []);
+  renderNextHand();
 }
 
 function renderEvents(variant, chosen) {
   const box = $("#events");
   box.querySelectorAll("label").forEach((l) => l.remove());
-  (EVENTS[variant] || []).forEach((event) => {
+  ((variants[variant] || {}).events || []).forEach((event) => {
     const label = document.createElement("label");
     label.className = "check";
-    label.innerHTML = `<input type="checkbox" name="event" value="${event}"> <span></span>`;
-    label.querySelector("span").textContent = event.replaceAll("_", " ");
-    label.querySelector("input").checked = chosen.includes(event);
+    label.innerHTML = `<input type="checkbox" name="event"> <span></span> <small></small>`;
+    label.querySelector("input").value = event.code;
+    label.querySelector("span").textContent = event.name;
+    label.querySelector("small").textContent = event.code.replaceAll("_", " ");
+    label.querySelector("input").checked = chosen.includes(event.code);
     box.appendChild(label);
   });
+  $("#streak-hint").textContent = variant === "riichi" ? "(本場 honba)" : "(連莊)";
+}
+
+// What the next hand will be scored with, on the Camera screen: events stay set until cleared.
+function renderNextHand() {
+  const info = variants[context.variant] || {};
+  const names = Object.fromEntries((info.events || []).map((e) => [e.code, e.name]));
+  const streak = context.dealer_streak ?? context.honba ?? 0;
+  const parts = [
+    info.title || context.variant,
+    `${WIND_NAMES[context.round_wind] || "東"}風圈`,
+    `連${streak}`,
+    `胡 ${WIND_NAMES[context.seat_wind] || "東"}`,
+    context.self_draw ? "自摸" : context.discarder ? `${WIND_NAMES[context.discarder]}家放槍` : "放槍: ?",
+    ...(context.events || []).map((e) => names[e] || e),
+  ];
+  $("#next-hand").textContent = `Next hand: ${parts.join(" · ")}`;
 }
 
 async function saveContext(event) {
@@ -232,10 +528,17 @@ async function saveContext(event) {
     discarder: form.self_draw.checked ? null : (form.discarder.value || null),
     events: [...form.querySelectorAll("input[name=event]:checked")].map((i) => i.value),
   };
+  if (body.discarder === body.seat_wind) body.discarder = null;
   try {
-    await api("/api/context", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    await post("/api/context", body);
     setStatus("table settings saved");
-    if (currentHand) await fix({ context: body });
+    // The hand just scored follows what was said about it; the round and streak are the next
+    // hand's (the session moves them on), so they are not applied to it.
+    if (currentHand && currentHand.id === latestHandId) {
+      const { round_wind: _r, dealer_streak: _s, ...forHand } = body;
+      await fix({ context: forHand });
+    }
+    await loadContext();
   } catch (error) {
     setStatus(error.message, true);
   }
@@ -243,38 +546,100 @@ async function saveContext(event) {
 
 async function loadBoard() {
   const data = await api("/api/session");
+  const session = data.session;
+  $("#session-line").textContent = session
+    ? `${WIND_NAMES[session.round_wind]}風圈 · 莊 ${session.seats.E} · 連${session.streak}`
+    : "No hands yet: score one to start a session.";
+  const seatOf = Object.fromEntries(Object.entries(session ? session.seats : {}).map(([s, n]) => [n, s]));
   const totals = $("#totals tbody");
   totals.innerHTML = "";
   Object.entries(data.totals || {}).forEach(([name, total]) => {
     const tr = document.createElement("tr");
-    tr.innerHTML = "<td></td><td></td>";
-    tr.children[0].textContent = name; tr.children[1].textContent = total;
+    tr.innerHTML = "<td class='seat'></td><td></td><td class='value'></td>";
+    const seat = seatOf[name];
+    tr.children[0].textContent = seat ? `${WIND_NAMES[seat]}${seat === "E" ? " 莊" : ""}` : "";
+    tr.children[1].textContent = name;
+    tr.children[2].textContent = total > 0 ? `+${total}` : `${total}`;
+    tr.children[2].classList.toggle("minus", total < 0);
     totals.appendChild(tr);
   });
   const hands = $("#hands tbody");
   hands.innerHTML = "";
   (data.hands || []).forEach((hand) => {
     const tr = document.createElement("tr");
-    tr.innerHTML = "<td></td><td></td><td></td><td></td>";
+    tr.innerHTML = "<td></td><td></td><td></td><td></td><td></td>";
     tr.children[0].textContent = hand.id;
     tr.children[1].textContent = hand.hand || "";
-    tr.children[2].textContent = hand.winner || "";
-    tr.children[3].textContent = hand.error ? hand.error : `${hand.total} ${hand.unit}`;
-    tr.addEventListener("click", async () => { renderHand(await api(`/api/hands/${hand.id}`)); show("result"); });
+    tr.children[2].textContent = `${hand.winner_name} (${WIND_NAMES[hand.winner] || hand.winner})`;
+    tr.children[3].textContent = hand.self_draw ? "自摸" : hand.discarder_name || "?";
+    tr.children[4].textContent = hand.error
+      ? hand.error : hand.winning ? `${hand.total} ${hand.unit}` : "not a winning hand";
+    tr.addEventListener("click", async () => {
+      try {
+        renderHand(await api(`/api/hands/${hand.id}`));
+        show("result");
+      } catch (error) {
+        setStatus(error.message, true);
+      }
+    });
     hands.appendChild(tr);
   });
 }
 
+async function undoLast() {
+  if (!confirm("Undo the last hand? It leaves the totals and the dealer moves back.")) return;
+  try {
+    const { undone } = await post("/api/undo", {});
+    setStatus(undone ? `hand ${undone} undone` : "no hand to undo");
+    await loadBoard();
+    await loadContext();
+  } catch (error) {
+    setStatus(error.message, true);
+  }
+}
+
+async function newSession() {
+  const names = prompt("Players, East South West North (comma separated)", "East,South,West,North");
+  if (!names) return;
+  try {
+    await post("/api/session", { players: names.split(",").map((s) => s.trim()) });
+    await loadBoard();
+    await loadContext();
+  } catch (error) {
+    setStatus(error.message, true);
+  }
+}
+
+function askPin() {
+  const dialog = $("#pin-dialog");
+  if (!dialog.open) dialog.showModal();
+}
+
+async function sendPin(event) {
+  event.preventDefault();
+  try {
+    await post("/pin", { pin: $("#pin-input").value });
+    location.reload();
+  } catch (error) {
+    $("#pin-error").textContent = error.message;
+  }
+}
+
 function init() {
   document.querySelectorAll(".tab").forEach((tab) => tab.addEventListener("click", () => show(tab.dataset.screen)));
+  $("#overlay").addEventListener("click", (event) => {
+    const index = tileAt(event);
+    if (index >= 0) openPicker(index);
+  });
   $("#score-button").addEventListener("click", scoreNow);
+  $("#next-hand").addEventListener("click", () => show("context"));
   $("#upload").addEventListener("change", (e) => e.target.files[0] && uploadPhoto(e.target.files[0]));
   $("#pick-face-down").addEventListener("click", (e) => { e.preventDefault(); fixTile({ face_down: true }); });
   $("#pick-win").addEventListener("click", (e) => {
     e.preventDefault();
     const tile = currentHand.tiles[pickedTile];
     $("#picker").close();
-    if (tile && tile.code) fix({ win_tile: tile.code });
+    if (tile && tile.code) fix({ win_tile: tile.code, win_index: pickedTile });
   });
   $("#save-reading").addEventListener("click", () => fix({
     hand: $("#edit-hand").value, melds: $("#edit-melds").value.split(/\s+/).filter(Boolean),
@@ -282,16 +647,11 @@ function init() {
   }));
   $("#context-form").addEventListener("submit", saveContext);
   $("#context-form").variant.addEventListener("change", (e) => renderEvents(e.target.value, []));
-  $("#undo").addEventListener("click", async () => { await api("/api/undo", { method: "POST" }); loadBoard(); });
-  $("#new-session").addEventListener("click", async () => {
-    const names = prompt("Players, East South West North (comma separated)", "East,South,West,North");
-    if (!names) return;
-    await api("/api/session", { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ players: names.split(",").map((s) => s.trim()) }) });
-    loadBoard();
-  });
+  $("#undo").addEventListener("click", undoLast);
+  $("#new-session").addEventListener("click", newSession);
+  $("#pin-form").addEventListener("submit", sendPin);
   loadStatus();
-  loadContext();
+  setInterval(loadStatus, 15000);
   setInterval(refreshPreview, 800);
   refreshPreview();
 }
