@@ -37,9 +37,9 @@ APP_HOME=$(getent passwd "$APP_USER" | cut -d: -f6)
 
 apt-get update
 # Chinese fonts so 台 番 and the tile names render on the display; chromium for the kiosk.
-apt-get install -y python3-venv python3-picamera2 python3-opencv fonts-noto-cjk \
+apt-get install -y python3-venv python3-picamera2 python3-opencv fonts-noto-cjk rsync curl \
   chromium unclutter || apt-get install -y python3-venv python3-picamera2 python3-opencv \
-  fonts-noto-cjk chromium-browser unclutter
+  fonts-noto-cjk rsync curl chromium-browser unclutter
 
 install -d -o "$APP_USER" "$PREFIX" "$DATA"
 python3 -m venv --system-site-packages "$PREFIX/venv"
@@ -65,12 +65,26 @@ WantedBy=multi-user.target
 UNIT
 
 BROWSER=$(command -v chromium || command -v chromium-browser)
+# The kiosk waits for the app (up to a minute) instead of a fixed sleep: a Pi 4 loading the models
+# takes longer than a few seconds, and Chromium would stay on its "can't reach" page. A script,
+# so the desktop entry's Exec line needs no shell quoting.
+cat > "$PREFIX/kiosk.sh" <<KIOSK
+#!/bin/sh
+for i in \$(seq 60); do
+  curl -fs -o /dev/null http://localhost:8765/api/status && break
+  sleep 1
+done
+unclutter -idle 1 &
+exec $BROWSER --kiosk --noerrdialogs --disable-infobars --no-first-run \\
+  --check-for-update-interval=31536000 http://localhost:8765/
+KIOSK
+chmod 755 "$PREFIX/kiosk.sh"
 install -d -o "$APP_USER" "$APP_HOME/.config/autostart"
 cat > "$APP_HOME/.config/autostart/tilescore-kiosk.desktop" <<DESKTOP
 [Desktop Entry]
 Type=Application
 Name=tilescore kiosk
-Exec=sh -c 'sleep 5; unclutter -idle 1 & $BROWSER --kiosk --noerrdialogs --disable-infobars --no-first-run --check-for-update-interval=31536000 http://localhost:8765/'
+Exec=$PREFIX/kiosk.sh
 DESKTOP
 chown "$APP_USER" "$APP_HOME/.config/autostart/tilescore-kiosk.desktop"
 

@@ -4,6 +4,7 @@ Also writes a screenshot of each screen to docs/images/ (set TILESCORE_SCREENSHO
 """
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -30,12 +31,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def server(tmp_path):
-    camera = tmp_path / "camera"
-    camera.mkdir()
-    shutil.copy(REPO / "examples" / "photos" / "taiwan-melds.jpg", camera / "hand.jpg")
+def _serve(tmp_path, camera, models=REPO / "models", *extra):
+    """``tilescore serve`` as a player starts it; its output goes to a file (a pipe nobody reads
+    would fill up with the request log and stall the server)."""
     port = _free_port()
+    log = tmp_path / "serve.log"
     process = subprocess.Popen(
         [
             sys.executable,
@@ -49,10 +49,11 @@ def server(tmp_path):
             "--port",
             str(port),
             "--models",
-            str(REPO / "models"),
+            str(models),
+            *extra,
         ],
         cwd=REPO,
-        stdout=subprocess.PIPE,
+        stdout=log.open("w"),
         stderr=subprocess.STDOUT,
         text=True,
     )
@@ -65,19 +66,28 @@ def server(tmp_path):
             time.sleep(0.2)
     else:
         process.kill()
-        pytest.fail("the app did not start: " + (process.stdout.read() if process.stdout else ""))
+        pytest.fail("the app did not start: " + log.read_text())
+    return process, url, port, log
+
+
+@pytest.fixture
+def camera(tmp_path):
+    folder = tmp_path / "camera"
+    folder.mkdir()
+    shutil.copy(REPO / "examples" / "photos" / "taiwan-melds.jpg", folder / "hand.jpg")
+    return folder
+
+
+@pytest.fixture
+def server(tmp_path, camera):
+    process, url, _, _ = _serve(tmp_path, camera)
     yield url
     process.terminate()
     process.wait(timeout=10)
 
 
-def _shot(page, name):
-    if SHOTS is not None:
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"app-{name}.png"))
-
-
-def test_score_correct_and_see_the_total_change(server):
+@pytest.fixture
+def browser():
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=CHROMIUM,
@@ -89,40 +99,195 @@ def test_score_correct_and_see_the_total_change(server):
                 "--no-first-run",
             ],
         )
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
-        page.goto(server)
-        page.wait_for_selector("#preview[src*='preview']")
-        _shot(page, "camera")
-        page.click("button[data-screen=context]")
-        page.select_option("select[name=seat_wind]", "S")
-        page.check("input[name=self_draw]")
-        _shot(page, "table")
-        page.click("#context-form button[type=submit]")
-        page.click("button[data-screen=camera]")
-        page.click("#score-button")
-        page.wait_for_selector("#result.active #overlay rect")
-        before = page.inner_text("#total")
-        reading_before = page.inner_text("#reading")
-        _shot(page, "result")
-        # Correct a tile: tap the box of the hand's 2m (the row's first tile), pick 東 from the
-        # grid. Found by its label: the detection order is the model's, not the layout's.
-        index = page.evaluate(
-            "() => [...document.querySelectorAll('#overlay text')]"
-            ".findIndex((t) => t.textContent === '2m')"
-        )
-        assert index >= 0, "the models did not read the example's 2m"
-        page.locator("#overlay rect").nth(index).dispatch_event("click")
-        page.wait_for_selector("#picker[open]")
-        _shot(page, "picker")
-        page.click("#tile-grid button[data-code='1z']")
-        page.wait_for_function(
-            "([r]) => document.querySelector('#reading').innerText !== r", arg=[reading_before]
-        )
-        after = page.inner_text("#total")
-        assert "1z" in page.inner_text("#reading")
-        assert after != before, "234m became 1z34m: the hand no longer scores the same"
-        assert page.locator("#overlay text").nth(index).text_content() == "1z"
-        page.click("button[data-screen=board]")
-        page.wait_for_selector("#hands tbody tr")
-        _shot(page, "scoreboard")
+        yield browser
         browser.close()
+
+
+def _shot(page, name):
+    """A page, or one part of it (a locator), as docs/images/app-NAME.png."""
+    if SHOTS is not None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"app-{name}.png"))
+
+
+def _tap_tile(page, code):
+    """Tap the box of the tile read as ``code`` (found by its label: the detection order is the
+    model's, not the layout's); returns its number."""
+    index = page.evaluate(
+        "(code) => [...document.querySelectorAll('#overlay text')]"
+        ".findIndex((t) => t.textContent === code)",
+        code,
+    )
+    assert index >= 0, f"the models did not read the example's {code}"
+    page.locator("#overlay rect").nth(index).dispatch_event("click")
+    page.wait_for_selector("#picker[open]")
+    return index
+
+
+def _changed(page, selector, before):
+    page.wait_for_function(
+        "([s, b]) => document.querySelector(s).innerText !== b", arg=[selector, before]
+    )
+
+
+def test_score_correct_and_see_the_total_change(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    page.wait_for_selector("#preview[src*='preview']")
+    page.wait_for_selector("#next-hand:has-text('Next hand')")
+    _shot(page, "camera")
+    page.click("button[data-screen=context]")
+    page.select_option("select[name=seat_wind]", "S")
+    page.check("input[name=self_draw]")
+    page.check("input[name=event][value=after_flower]")
+    assert page.inner_text("#events").count("槓上開花") == 1  # events by their names
+    _shot(page, "table")
+    page.click("#context-form button[type=submit]")
+    page.wait_for_selector("#status:has-text('saved')")
+    page.click("button[data-screen=camera]")
+    assert "胡 南 · 自摸 · 花上開花" in page.inner_text("#next-hand")
+    page.click("#score-button")
+    page.wait_for_selector("#result.active #overlay rect")
+    before = page.inner_text("#total")
+    reading_before = page.inner_text("#reading")
+    _shot(page, "result")
+    # Correct a tile: tap the box of the hand's 2m (the row's first tile), pick 東 from the grid.
+    index = _tap_tile(page, "2m")
+    grid = page.locator("#tile-grid button")
+    assert grid.count() == 42  # a Taiwan set: suits, honours, flowers; no pieces, no red fives
+    assert page.locator("#pick-win").is_visible()  # the actions stay in sight above the grid
+    _shot(page, "picker")
+    page.click("#tile-grid button[data-code='1z']")
+    _changed(page, "#reading", reading_before)
+    after = page.inner_text("#total")
+    assert "1z" in page.inner_text("#reading")
+    assert after != before, "234m became 1z34m: the hand no longer scores the same"
+    assert page.locator("#overlay text").nth(index).text_content() == "1z"
+    page.click("button[data-screen=board]")
+    page.wait_for_selector("#hands tbody tr")
+
+
+def test_a_players_evening_who_paid_groups_events_undo(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(server)
+    page.wait_for_selector("#next-hand:has-text('Next hand')")
+    page.click("#score-button")
+    page.wait_for_selector("#result.active #overlay rect")
+    # The dealer won on a discard nobody named: the screen asks, and nobody pays yet.
+    assert "Who discarded the winning tile?" in page.inner_text("#problems")
+    assert page.inner_text("#payments") == ""
+    page.click("#from-row button[data-key=S]")
+    page.wait_for_selector("#from-row button.on[data-key=S]")
+    assert page.inner_text("#payments").startswith("南 South → 東 East: ")
+
+    # Mark the winning tile: the 4m, not the 3s the layout guessed.
+    total = page.inner_text("#total")
+    win = _tap_tile(page, "4m")
+    page.click("#pick-win")
+    page.wait_for_selector(f"#overlay rect.win[data-index='{win}']")
+    assert "+4m" in page.inner_text("#reading") and page.inner_text("#total") != total
+
+    # Split the chi back into the hand, then join its three tiles again.
+    page.click("#edit-reading summary")
+    reading = page.inner_text("#reading")
+    page.locator("#groups .meld", has_text="吃").locator("button.split").click()
+    _changed(page, "#reading", reading)
+    assert "chi:678s" not in page.inner_text("#reading")
+    for code in ("6s", "7s", "8s"):
+        page.click(f"#groups .chip[data-code='{code}']:not(.on)")
+    _shot(page.locator("#score-body"), "groups")
+    reading = page.inner_text("#reading")
+    page.click("#join-actions button[data-meld=chi]")
+    _changed(page, "#reading", reading)
+    assert "chi:678s" in page.inner_text("#reading")
+
+    # Self-drawn on the last tile after all: the events are said on the Table screen.
+    page.click("#from-row button[data-key=tsumo]")
+    page.wait_for_selector("#from-row button.on[data-key=tsumo]")
+    page.click("button[data-screen=context]")
+    page.check("input[name=event][value=last_tile]")
+    page.click("#context-form button[type=submit]")
+    page.wait_for_selector("#items td.name:text('海底撈月')", state="attached")
+
+    # Remembered for the next hand, after a reload too.
+    page.reload()
+    page.wait_for_selector("#next-hand:has-text('Next hand')")
+    page.wait_for_function("document.querySelector('#next-hand').innerText.includes('海底撈月')")
+    assert "連1" in page.inner_text("#next-hand")  # the dealer won: the streak went on
+    assert page.is_checked("input[name=self_draw]")
+    assert page.is_checked("input[name=event][value=last_tile]")
+
+    page.click("button[data-screen=board]")
+    page.wait_for_selector("#hands tbody tr")
+    assert re.search(r"東 莊\s+East\s+\+\d+", page.inner_text("#totals"))
+    assert "自摸" in page.inner_text("#hands")
+    _shot(page, "scoreboard")
+    csv_text = page.request.get(server + "api/export.csv").text()
+    assert "East (E),self-draw" in csv_text
+    page.click("#undo")
+    page.wait_for_function("document.querySelectorAll('#hands tbody tr').length === 0")
+    assert "連0" in page.inner_text("#session-line")
+
+
+def test_camera_and_model_problems_are_said_on_screen(tmp_path, browser):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    process, url, _, _ = _serve(tmp_path, empty, empty)
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(url)
+        page.wait_for_selector("#alerts li:has-text('has no photos')")
+        page.wait_for_selector("#alerts li:has-text('default.json is missing')")
+        assert page.is_visible("#preview-missing")
+        page.click("#score-button")
+        page.wait_for_selector("#status .bad:has-text('has no photos')")
+        page.set_input_files("#upload", str(REPO / "examples" / "photos" / "taiwan-pinghu.jpg"))
+        page.wait_for_selector("#status .bad:has-text('cannot read tiles')")
+        _shot(page, "problems")
+        assert "Traceback" not in page.inner_text("body")
+        # The app keeps running: a photo dropped into the folder shows up.
+        shutil.copy(REPO / "examples" / "photos" / "taiwan-pinghu.jpg", empty / "hand.jpg")
+        page.wait_for_selector("#preview:not([hidden])")
+        page.wait_for_function("!document.querySelector('#alerts').innerText.includes('photos')")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def _lan_address() -> str | None:
+    from device.app.cli import lan_address
+
+    address = lan_address()
+    return None if address.startswith("127.") or not address[0].isdigit() else address
+
+
+def test_a_phone_on_the_network_enters_the_pin(tmp_path, camera, browser):
+    address = _lan_address()
+    if address is None:
+        pytest.skip("this machine has no network address to reach the app on")
+    process, url, port, log = _serve(tmp_path, camera, REPO / "models", "--network")
+    try:
+        pin = re.search(r"PIN (\d{6})", log.read_text()).group(1)
+        display = browser.new_page(viewport={"width": 1280, "height": 800})
+        display.goto(url)
+        display.wait_for_selector(f"#network:has-text('PIN {pin}')")
+        assert f"http://{address}:{port}/" in display.inner_text("#network")
+        phone = browser.new_page(viewport={"width": 390, "height": 844})
+        phone.goto(f"http://{address}:{port}/")
+        phone.wait_for_selector("#pin-dialog[open]")
+        phone.fill("#pin-input", "000000" if pin != "000000" else "111111")
+        phone.click("#pin-form button[type=submit]")
+        phone.wait_for_selector("#pin-error:has-text('wrong PIN')")
+        _shot(phone, "pin")
+        phone.fill("#pin-input", pin)
+        phone.click("#pin-form button[type=submit]")
+        phone.wait_for_selector("#preview[src*='preview']:not([hidden])")
+        assert not phone.is_visible("#pin-dialog")
+        assert not phone.is_visible("#network")  # the PIN is for the table's display only
+        for tab in phone.locator(".tab").all():  # every tab on screen, none cut off
+            box = tab.bounding_box()
+            assert box is not None and box["x"] + box["width"] <= 390
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
