@@ -395,13 +395,28 @@ class Store:
         return out.getvalue()
 
     # -- labelled data from corrections ----------------------------------------------------
-    def add_label(self, hand_id: int, photo: str, tiles: list[dict[str, Any]]) -> None:
+    def add_label(
+        self, hand_id: int, photo: str, tiles: list[dict[str, Any]], size: tuple[int, int] = (0, 0)
+    ) -> None:
+        """Keep a corrected photo's tiles: in the database, and as a label file beside the photos
+        in the labelling page's layout (``photos/labels/hand-N.json``), so ``tilescore label
+        DATA/photos`` opens it for review and ``tilescore train classifier --from
+        DATA/photos/labels`` learns from it once marked done. It stays "proposed": a person fixed
+        the tiles that mattered to the score, not necessarily every one."""
+        from device.labels import validate_label, write_json_atomically
+
         with self._connect() as db:
             db.execute("DELETE FROM labels WHERE hand_id = ?", (hand_id,))
             db.execute(
                 "INSERT INTO labels(hand_id, created, photo, tiles) VALUES (?, ?, ?, ?)",
                 (hand_id, time.time(), photo, _dump(tiles)),
             )
+        label = {"width": size[0], "height": size[1], "status": "proposed", "tiles": tiles}
+        label_dir = self.photo_dir / "labels"
+        label_dir.mkdir(exist_ok=True)
+        write_json_atomically(
+            label_dir / (Path(photo).stem + ".json"), validate_label(photo, label)
+        )
 
     def labels(self) -> list[dict[str, Any]]:
         with self._connect() as db:

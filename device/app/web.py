@@ -328,7 +328,7 @@ def create_app(
                 reading = service.reconstruct(detections, context["variant"], (width, height))
                 if given.get("keep_win", True) and win_before and hand["corrections"]:
                     reading = _keep_manual_win(reading, hand)
-                _save_label(hand_id, hand, detections)
+                _save_label(hand_id, hand, detections, (width, height))
             if "win_tile" in given:
                 reading["win_tile"] = service.tile_from_code(str(given["win_tile"])).code
                 # Which box the player tapped, so the display marks that one as the winning tile.
@@ -368,10 +368,15 @@ def create_app(
             given = {**given, "dealer_streak": _number(given, "dealer_streak")}
         return given
 
-    def _save_label(hand_id: int, hand: dict[str, Any], detections: list[dict[str, Any]]) -> None:
+    def _save_label(
+        hand_id: int,
+        hand: dict[str, Any],
+        detections: list[dict[str, Any]],
+        size: tuple[int, int],
+    ) -> None:
         photo = hand.get("photo")
         if photo:
-            state.store.add_label(hand_id, photo, detections)
+            state.store.add_label(hand_id, photo, detections, size)
 
     @app.post("/api/undo")
     def undo() -> Any:

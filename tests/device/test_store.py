@@ -96,3 +96,19 @@ def test_the_table_sets_the_streak_and_round_wind_by_hand(tmp_path):
     session = store.new_session(["Ann", "Bo", "Cy", "Di"], "taiwan")
     state = store.set_session_state(session.id, streak=2, round_wind="S")
     assert (state.streak, state.round_wind) == (2, "S")
+
+
+def test_a_corrected_photo_becomes_a_label_the_labelling_page_opens(tmp_path):
+    from device.labels import LabelStore
+
+    store = Store(tmp_path)
+    session = store.new_session(["A", "B", "C", "D"], "taiwan")
+    hand_id = store.add_hand(session.id, b"\xff\xd8", [], {}, {}, _result("E", "S", 1))
+    tiles = [{"code": "1z", "box": [1, 2, 30, 40], "face_down": False, "corrected": True}]
+    store.add_label(hand_id, f"hand-{hand_id}.jpg", tiles, (640, 480))
+    label = LabelStore(tmp_path / "photos", tmp_path / "photos" / "labels").load(
+        f"hand-{hand_id}.jpg"
+    )
+    assert label is not None and label["status"] == "proposed"
+    assert (label["width"], label["tiles"][0]["code"]) == (640, "1z")
+    assert store.labels()[0]["tiles"] == tiles
