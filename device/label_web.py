@@ -65,7 +65,8 @@ def create_label_app(store: LabelStore, models_dir: Path | None) -> Flask:
 
     @app.get("/api/photos/<name>/image")
     def photo(name: str) -> Any:
-        return send_file(store.photo_path(name))
+        # absolute: Flask resolves a relative path against the package folder, not the cwd
+        return send_file(store.photo_path(name).resolve())
 
     @app.get("/api/photos/<name>/label")
     def get_label(name: str) -> Any:

@@ -63,7 +63,10 @@ def test_yolo_and_crop_exports_split_by_photo(folder, tmp_path):
     lines = sorted((tmp_path / "yolo" / "labels").rglob("*.txt"))
     assert len(lines) == 2 and "names:" in (tmp_path / "yolo" / "data.yaml").read_text()
     crops = label_export.export_crops(done, tmp_path / "crops")
-    assert crops == sum(1 for _, label in done for t in label["tiles"] if not t["face_down"])
+    # Every tile gives a crop; a face-down one goes to "back", the classifier's face-down class.
+    backs = sum(1 for _, label in done for t in label["tiles"] if t["face_down"])
+    assert backs and crops == sum(len(label["tiles"]) for _, label in done)
+    assert len(list((tmp_path / "crops").rglob("back/*.jpg"))) == backs
     # The split is by photo: every crop of one photo lands on the same side.
     for path, _ in done:
         sides = {c.parts[-3] for c in (tmp_path / "crops").rglob(f"{path.stem}_*.jpg")}

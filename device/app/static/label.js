@@ -9,6 +9,9 @@ let current = null;
 let label = null;
 let selected = -1;
 let drag = null;
+let saved = null; // the label as the server last confirmed it: a failed save goes back to it
+const codes = new Set(["other"]);
+const copy = (x) => JSON.parse(JSON.stringify(x));
 
 const $ = (s) => document.querySelector(s);
 const status = (text, bad) => { $("#status").textContent = text; $("#status").style.color = bad ? "#ff6b6b" : ""; };
@@ -35,6 +38,7 @@ async function loadList() {
     list.appendChild(li);
   });
   const grid = $("#classes");
+  data.tiles.forEach((t) => codes.add(t.code));
   if (!grid.children.length) {
     data.tiles.forEach((t) => {
       const b = document.createElement("button");
@@ -53,6 +57,7 @@ async function open(name) {
   selected = -1;
   status("loading…");
   label = await api(`/api/photos/${encodeURIComponent(name)}/label`);
+  saved = copy(label);
   image.onload = () => { canvas.width = image.naturalWidth; canvas.height = image.naturalHeight; draw(); status(name); };
   image.src = `/api/photos/${encodeURIComponent(name)}/image`;
   document.querySelectorAll("#photo-list li").forEach((li) => li.classList.toggle("current", li.dataset.image === name));
@@ -63,9 +68,12 @@ async function save() {
     label = await api(`/api/photos/${encodeURIComponent(current)}/label`, {
       method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify(label),
     });
+    saved = copy(label);
     status(`saved ${current}`);
   } catch (error) {
-    status(error.message, true);
+    // show what is really on disk, so one bad edit does not block every later save
+    if (saved) { label = copy(saved); if (selected >= label.tiles.length) selected = -1; draw(); }
+    status(`not saved: ${error.message}`, true);
   }
 }
 
@@ -155,6 +163,7 @@ canvas.addEventListener("pointerup", () => {
 
 function setCode(code) {
   if (selected < 0) return;
+  if (!codes.has(code)) { status(`unknown tile code '${code}'`, true); return; }
   Object.assign(label.tiles[selected], { code, face_down: false });
   draw();
   save();
@@ -204,6 +213,9 @@ $("#code-input").addEventListener("keydown", (e) => {
 
 document.addEventListener("keydown", (e) => {
   if (e.target.tagName === "INPUT") return;
+  // a key the page handles must not also press the focused button (Enter after clicking
+  // "Face down" would toggle it back and lose the tile's code)
+  if (["Enter", "f", "r", "n", "p", "Delete", "Backspace"].includes(e.key)) e.preventDefault();
   const moves = { ArrowLeft: [-2, 0], ArrowRight: [2, 0], ArrowUp: [0, -2], ArrowDown: [0, 2] };
   if (e.key in moves && selected >= 0) {
     const [dx, dy] = moves[e.key];
