@@ -204,13 +204,20 @@ def create_app(
         context = {**_stored_context(), **given}
         state.store.set_setting("context", context)
         session = state.store.current_session()
-        if session is not None and ("dealer_streak" in given or "round_wind" in given):
-            state.store.set_session_state(
+        if "dealer_streak" in given or "round_wind" in given:
+            # Set before the first hand too: the session that hand starts must begin from them.
+            session = session or _new_session()
+            session = state.store.set_session_state(
                 session.id,
                 streak=given.get("dealer_streak"),
                 round_wind=given.get("round_wind"),
             )
-        return jsonify(_context_for(state.store.current_session()) if session else context)
+        return jsonify(_context_for(session) if session else context)
+
+    def _new_session() -> Any:
+        return state.store.new_session(
+            ["East", "South", "West", "North"], _stored_context()["variant"]
+        )
 
     def _stored_context() -> dict[str, Any]:
         return {**DEFAULT_CONTEXT, **state.store.get_setting("context", {})}
@@ -264,9 +271,7 @@ def create_app(
 
     def _score_image(image: Any) -> dict[str, Any]:
         with state.lock:
-            session = state.store.current_session() or state.store.new_session(
-                ["East", "South", "West", "North"], "taiwan"
-            )
+            session = state.store.current_session() or _new_session()
             context = _context_for(session)
             try:
                 detections = state.reader.read(image, service.uses_red_fives(context))

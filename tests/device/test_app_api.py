@@ -278,3 +278,10 @@ def test_network_clients_need_the_pin_and_guessing_is_slowed(tmp_path):
         other = {"REMOTE_ADDR": "192.0.2.10"}
         assert client.post("/pin", json={"pin": "123456"}, environ_base=other).status_code == 200
         assert client.get("/api/session", environ_base=other).status_code == 200
+
+
+def test_round_wind_and_streak_set_before_the_first_hand_are_used(hand_client):
+    hand_client.post("/api/context", json={"round_wind": "S", "dealer_streak": 2})
+    hand = _typed_hand(hand_client)
+    assert (hand["context"]["round_wind"], hand["context"]["dealer_streak"]) == ("S", 2)
+    assert "連2拉2" in [item["name"] for item in hand["result"]["items"]]
