@@ -191,3 +191,13 @@ def test_fix_a_box_and_a_class_in_the_browser_then_export(folder, tmp_path):
     assert run.returncode == 0, run.stderr
     stem = first.replace(".jpg", "")
     assert list(out.rglob(f"9s/{stem}_0.jpg"))
+
+
+def test_photos_load_when_the_folder_is_given_relative_to_the_working_folder(folder, monkeypatch):
+    from device.label_web import create_label_app
+
+    monkeypatch.chdir(folder)  # as `tilescore label photos` is typed
+    client = create_label_app(LabelStore(Path("photos"), Path("labels")), None).test_client()
+    response = client.get("/api/photos/taiwan-melds.jpg/image")
+    assert response.status_code == 200
+    assert response.data[:2] == b"\xff\xd8"  # the JPEG itself
