@@ -30,6 +30,7 @@ from scoring.tiles import ALL_TILES
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
 UPLOAD_TYPES = {"image/jpeg", "image/png", "image/webp", "image/bmp"}
 STATIC = Path(__file__).parent / "static"
+CAMERA_RETRY_S = 2.0  # a failed camera is opened again at most this often
 PIN_TRIES = 5  # wrong PINs from one address before it must wait
 PIN_LOCKOUT_S = 60.0
 LOCAL = ("127.0.0.1", "::1")
@@ -61,19 +62,27 @@ class AppState:
     lock: threading.Lock = field(default_factory=threading.Lock)
     pin_failures: dict[str, tuple[int, float]] = field(default_factory=dict)
 
+    camera_failed_at: float = 0.0
+
     def get_camera(self) -> CameraSource:
         if self.camera is None:
+            # The preview asks about once a second; opening a missing camera each time would load
+            # the Pi (picamera2 probes every module) and fill the log. Try again now and then.
+            if self.camera_error and time.monotonic() - self.camera_failed_at < CAMERA_RETRY_S:
+                raise CameraError(self.camera_error)
             try:
                 self.camera = open_camera(self.camera_spec)
             except CameraError as error:
                 self.camera_error = str(error)
+                self.camera_failed_at = time.monotonic()
                 raise
         return self.camera
 
     def camera_failed(self, error: CameraError) -> None:
         """Forget a failing camera (closed, so a USB device is free to come back) and keep the
-        reason for the display; the next request opens it again."""
+        reason for the display; a later request opens it again."""
         self.camera_error = str(error)
+        self.camera_failed_at = time.monotonic()
         camera, self.camera = self.camera, None
         if camera is not None:
             try:

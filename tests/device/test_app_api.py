@@ -211,6 +211,8 @@ def test_empty_camera_folder_is_reported_in_words(tmp_path):
         assert preview.status_code == 503 and "has no photos" in preview.get_json()["error"]
         assert "has no photos" in client.get("/api/status").get_json()["camera_error"]
         shutil.copy(PHOTOS / "taiwan-pinghu.jpg", empty / "hand.jpg")  # plugged back in
+        assert client.get("/api/preview.jpg").status_code == 503  # not tried again at once
+        app.config["STATE"].camera_failed_at -= 60  # a minute later
         assert client.get("/api/preview.jpg").status_code == 200
         assert client.get("/api/status").get_json()["camera_error"] is None
 
