@@ -82,9 +82,9 @@ class AppState:
         """Forget a failing camera (closed, so a USB device is free to come back) and keep the
         reason for the display; a later request opens it again."""
         self.camera_error = str(error)
-        self.camera_failed_at = time.monotonic()
         camera, self.camera = self.camera, None
-        if camera is not None:
+        if camera is not None:  # else it never opened: get_camera timed that failure already
+            self.camera_failed_at = time.monotonic()
             try:
                 camera.close()
             except Exception:  # closing a camera that just failed may fail too; it is gone

@@ -211,8 +211,11 @@ def test_empty_camera_folder_is_reported_in_words(tmp_path):
         assert preview.status_code == 503 and "has no photos" in preview.get_json()["error"]
         assert "has no photos" in client.get("/api/status").get_json()["camera_error"]
         shutil.copy(PHOTOS / "taiwan-pinghu.jpg", empty / "hand.jpg")  # plugged back in
+        state = app.config["STATE"]
         assert client.get("/api/preview.jpg").status_code == 503  # not tried again at once
-        app.config["STATE"].camera_failed_at -= 60  # a minute later
+        state.camera_failed_at -= 1.5  # polled on in the meantime: the wait still runs out
+        assert client.get("/api/preview.jpg").status_code == 503
+        state.camera_failed_at -= 1.0
         assert client.get("/api/preview.jpg").status_code == 200
         assert client.get("/api/status").get_json()["camera_error"] is None
 
