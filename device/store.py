@@ -295,6 +295,15 @@ class Store:
             rows = db.execute(query + " ORDER BY id", (session_id,)).fetchall()
         return [_hand_json(r) for r in rows]
 
+    def latest_hand(self, session_id: int) -> dict[str, Any] | None:
+        """The session's last hand that was not undone, if any."""
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT * FROM hands WHERE session_id = ? AND undone = 0 ORDER BY id DESC LIMIT 1",
+                (session_id,),
+            ).fetchone()
+        return _hand_json(row) if row else None
+
     def undo_last(self, session_id: int) -> int | None:
         """Mark the last hand undone and put the dealer back where it was before it."""
         with self._connect() as db:

@@ -104,14 +104,23 @@ def reconstruct(
     """The hand the layout shows, in score-JSON notation, with problems for a person to fix, and
     which photo tiles went where (``groups``: role, tile numbers) so the display can mark the
     winning tile's box."""
-    from vision.layout.reconstruct import reconstruct as rebuild
-
     del size  # the layout works in the detections' own pixels
-    reading = rebuild(detections, variant)
+    return rebuild(detections, variant)[0]
+
+
+def rebuild(
+    detections: list[dict[str, Any]], variant: str
+) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """``reconstruct``'s reading, and the kind of each of its problems (stable names, in the
+    problems' order), for the still-hand check to tell a half-laid hand from a doubtful read."""
+    from vision.layout.reconstruct import reconstruct as layout
+
+    reading = layout(detections, variant)
+    kinds = tuple(p.kind for p in reading.problems)
     return {
         **reading.to_json(),
         "groups": [{"role": g.role, "tiles": list(g.tiles)} for g in reading.groups],
-    }
+    }, kinds
 
 
 def score_reading(reading: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:

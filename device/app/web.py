@@ -14,14 +14,17 @@ import secrets
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from flask import Flask, Response, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException
 
 from device.app import service
+from device.app.still import StillWatch, not_a_win, same_layout
 from device.camera import CameraError, CameraSource, open_camera
 from device.store import SEATS, Store
 from scoring.errors import TilescoreError
@@ -34,6 +37,7 @@ CAMERA_RETRY_S = 2.0  # a failed camera is opened again at most this often
 PIN_TRIES = 5  # wrong PINs from one address before it must wait
 PIN_LOCKOUT_S = 60.0
 LOCAL = ("127.0.0.1", "::1")
+STILL_SETTING = "still_scoring"  # the Table screen's "score by itself when the hand is still"
 HAND_KEYS = ("variant", "seat_wind", "self_draw", "discarder", "events")
 """What a player sets for one hand (remembered for the next); the round wind and the dealer's
 streak belong to the session, which moves them on as hands are scored."""
@@ -60,7 +64,14 @@ class AppState:
     camera: CameraSource | None = None
     camera_error: str | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
+    """Held while a hand is scored or corrected: a Score tap, an upload, a fix, a still hand."""
     pin_failures: dict[str, tuple[int, float]] = field(default_factory=dict)
+    still: StillWatch = field(default_factory=StillWatch)
+    camera_lock: threading.Lock = field(default_factory=threading.Lock)
+    """One camera call at a time: a USB camera through OpenCV is not safe to read from two
+    threads, and a still hand's capture starts from a preview request."""
+    clock: Callable[[], float] = time.monotonic
+    """The still-hand detector's time (tests set it)."""
 
     camera_failed_at: float = 0.0
 
@@ -77,6 +88,17 @@ class AppState:
                 self.camera_failed_at = time.monotonic()
                 raise
         return self.camera
+
+    def grab(self, full: bool) -> np.ndarray:
+        """A preview frame, or a full-resolution still when ``full``; a failing camera is
+        forgotten (``camera_failed``) and its ``CameraError`` raised."""
+        with self.camera_lock:
+            try:
+                camera = self.get_camera()
+                return camera.capture() if full else camera.preview()
+            except CameraError as error:
+                self.camera_failed(error)
+                raise
 
     def camera_failed(self, error: CameraError) -> None:
         """Forget a failing camera (closed, so a USB device is free to come back) and keep the
@@ -104,6 +126,7 @@ def create_app(
     app.json.sort_keys = False  # type: ignore[attr-defined]  # totals stay in seat order
     state = AppState(Store(data_dir), service.Reader(models_dir, threads), camera, pin, network_url)
     app.config["STATE"] = state
+    state.still.switch(bool(state.store.get_setting(STILL_SETTING, False)))
 
     @app.before_request
     def check_pin() -> Any:
@@ -176,7 +199,7 @@ def create_app(
     def status() -> Any:
         local = request.remote_addr in LOCAL
         if state.camera is None and state.camera_error is None:
-            with contextlib.suppress(CameraError):  # the reason is kept in camera_error
+            with state.camera_lock, contextlib.suppress(CameraError):  # kept in camera_error
                 state.get_camera()
         return jsonify(
             camera=state.camera_spec,
@@ -192,12 +215,87 @@ def create_app(
     @app.get("/api/preview.jpg")
     def preview() -> Any:
         try:
-            frame = state.get_camera().preview()
+            frame = state.grab(full=False)
         except CameraError as error:
-            state.camera_failed(error)
             return jsonify(error=str(error)), 503
         state.camera_error = None
-        return Response(service.encode_jpeg(frame, 70), mimetype="image/jpeg")
+        jpeg = service.encode_jpeg(frame, 70)
+        # The still hand is watched for here, on the preview frames the page already asks for,
+        # rather than in a thread of its own or in the page: no second reader of the camera,
+        # no work at all while no page shows the Camera screen (the Result screen stops the
+        # polling, so a hand on show is not read again behind the player's back), and the
+        # decision stays in Python, tested without a browser. Frames from two pages at once
+        # only come more often: the detector goes by time, not by frame count. The read runs
+        # in this request (a thread of the server's): other preview requests go on meanwhile.
+        if state.still.feed(frame, state.clock()):
+            _score_still_hand()
+        return Response(jpeg, mimetype="image/jpeg")
+
+    @app.get("/api/still")
+    def still_status() -> Any:
+        return jsonify(state.still.to_json())
+
+    @app.post("/api/still")
+    def set_still() -> Any:
+        given = request.get_json(silent=True)
+        if not isinstance(given, dict) or not isinstance(given.get("enabled"), bool):
+            raise TilescoreError('send {"enabled": true} or {"enabled": false}')
+        state.store.set_setting(STILL_SETTING, given["enabled"])
+        state.still.switch(given["enabled"])
+        return jsonify(state.still.to_json())
+
+    def _score_still_hand() -> None:
+        """The scene went still after a change: read the full-resolution still and score it
+        without saving; record it, as a Score tap would, only when it is a complete winning
+        hand. Anything else leaves a note and nothing saved (the dealer does not move on).
+        Never raises: the preview goes on whatever happens."""
+        if not state.lock.acquire(blocking=False):
+            # A Score tap (or a correction) is at work: a tap records what the table shows.
+            state.still.done()
+            return
+        hand_id: int | None = None
+        note: str | None = None
+        try:
+            outcome = _read_still_hand()
+            hand_id, note = (outcome, None) if isinstance(outcome, int) else (None, outcome)
+        except TilescoreError as error:  # the camera or the models: said in the note
+            note = str(error)
+        except (OSError, sqlite3.Error) as error:
+            log.error("still hand not saved: %s", error)
+            note = f"the hand was not saved ({error})"
+        except Exception as error:
+            log.exception("still hand failed")
+            note = f"internal error: {type(error).__name__}: {error}"
+        finally:
+            state.lock.release()
+        if note:
+            log.info("still hand: %s", note)
+        state.still.done(hand_id, note)
+
+    def _read_still_hand() -> int | str:
+        """The recorded hand's id, or why the still scene was not recorded."""
+        image = state.grab(full=True)
+        session = state.store.current_session()
+        context = _context_for(session)
+        try:
+            detections = state.reader.read(image, service.uses_red_fives(context))
+        except TilescoreError as error:
+            raise TilescoreError(f"cannot read tiles: {error}") from None
+        reading, kinds = service.rebuild(detections, context["variant"])
+        result = service.score_reading(reading, context)
+        from vision.layout.sizes import expected_size
+
+        why = not_a_win(reading, kinds, result, expected_size(context["variant"]))
+        if why is not None:
+            return why
+        latest = state.store.latest_hand(session.id) if session else None
+        if latest is not None and same_layout(detections, latest["detections"]):
+            # The scene looked new (a lamp, a shadow) but the tiles lie where they lay.
+            return f"the same tiles as hand {latest['id']}, already scored"
+        session = session or _new_session()  # it starts where _context_for(None) said
+        return state.store.add_hand(
+            session.id, service.encode_jpeg(image), detections, reading, context, result
+        )
 
     @app.get("/api/context")
     def get_context() -> Any:
@@ -257,12 +355,13 @@ def create_app(
 
     @app.post("/api/score")
     def score_from_camera() -> Any:
+        still_seq = state.still.seq
         try:
-            image = state.get_camera().capture()
+            image = state.grab(full=True)
         except CameraError as error:
-            state.camera_failed(error)
             return jsonify(error=str(error)), 503
-        hand = _score_image(image)
+        hand = _score_image(image, still_seq)
+        state.still.handled(image)  # the scene settling now was scored: not read again
         camera = state.camera
         if camera is not None and hasattr(camera, "advance"):
             camera.advance()
@@ -278,8 +377,16 @@ def create_app(
         image = service.decode_upload(upload.read())
         return jsonify(_score_image(image))
 
-    def _score_image(image: Any) -> dict[str, Any]:
+    def _score_image(image: Any, still_seq: int | None = None) -> dict[str, Any]:
+        """Read, score and record a photo. ``still_seq``: the still-hand count when a Score tap
+        came; a still hand recorded while the tap waited for the lock is the hand it meant."""
         with state.lock:
+            if (
+                still_seq is not None
+                and state.still.seq != still_seq
+                and state.still.hand is not None
+            ):
+                return _hand_view(state.store.hand(state.still.hand))
             session = state.store.current_session() or _new_session()
             context = _context_for(session)
             try:
@@ -296,15 +403,17 @@ def create_app(
 
     def _context_for(session: Any) -> dict[str, Any]:
         """The remembered context with the session's round wind and dealer streak: the session
-        moves them on as hands are scored, so the next hand is scored with the right ones."""
+        moves them on as hands are scored, so the next hand is scored with the right ones. With
+        no session yet, those a new session starts with (east round, no streak)."""
         context = _stored_context()
-        context["round_wind"] = session.round_wind
+        round_wind, streak = (session.round_wind, session.streak) if session else ("E", 0)
+        context["round_wind"] = round_wind
         if context.get("variant") == "riichi":
             # Riichi counts a dealer's repeats as 本場 (honba), not as a 連莊 streak.
             context.pop("dealer_streak", None)
-            context["honba"] = session.streak
+            context["honba"] = streak
         else:
-            context["dealer_streak"] = session.streak
+            context["dealer_streak"] = streak
         return context
 
     @app.get("/api/hands/<int:hand_id>")

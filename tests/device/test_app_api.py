@@ -290,3 +290,262 @@ def test_round_wind_and_streak_set_before_the_first_hand_are_used(hand_client):
     hand = _typed_hand(hand_client)
     assert (hand["context"]["round_wind"], hand["context"]["dealer_streak"]) == ("S", 2)
     assert "連2拉2" in [item["name"] for item in hand["result"]["items"]]
+
+
+# -- scoring by itself when the hand is still: the folder camera, a clock the test turns --
+
+
+class Table:
+    """The folder camera's one photo is what lies on the table; ``poll`` is the page asking for
+    a preview frame at a given time (the detector's clock is the test's)."""
+
+    def __init__(self, app, folder):
+        self.app = app
+        self.state = app.config["STATE"]
+        self.folder = folder
+        self.now = 0.0
+        self.state.clock = lambda: self.now
+        self.client = app.test_client()
+        self.reads = 0
+        read = self.state.reader.read
+
+        def counted(image, red_fives=True):
+            self.reads += 1
+            return read(image, red_fives)
+
+        self.state.reader.read = counted
+
+    def lay(self, image):
+        import cv2
+
+        cv2.imwrite(str(self.folder / "hand.png"), image)
+
+    def wait(self, seconds, step=0.5):
+        """The page polls the preview every ``step`` seconds for ``seconds``."""
+        end = self.now + seconds
+        while self.now < end:
+            self.now += step
+            assert self.client.get("/api/preview.jpg").status_code == 200
+
+    def hands(self):
+        return self.client.get("/api/session").get_json()["hands"]
+
+    def still(self):
+        return self.client.get("/api/still").get_json()
+
+
+def _photo(name="taiwan-pinghu"):
+    import cv2
+
+    return cv2.imread(str(PHOTOS / f"{name}.jpg"))
+
+
+def _with_arm(image):
+    """A dark sleeve reaching over the table from the bottom edge."""
+    out = image.copy()
+    out[400:, 500:900] = (30, 30, 30)
+    return out
+
+
+def _without_tiles(image, indices, name="taiwan-pinghu"):
+    """The photo with these tiles (numbers in its label) not laid yet: table cloth in their
+    place, cut from further down the same photo."""
+    out = image.copy()
+    tiles = json.loads((PHOTOS / f"{name}.json").read_text())["tiles"]
+    for i in indices:
+        x1, y1, x2, y2 = (int(round(v)) for v in tiles[i]["box"])
+        out[y1 - 3 : y2 + 3, x1 - 3 : x2 + 3] = image[y1 + 297 : y2 + 303, x1 - 3 : x2 + 3]
+    return out
+
+
+def _label_reader(name="taiwan-pinghu"):
+    """A reader that finds the example photo's labelled tiles, whatever the picture."""
+    tiles = json.loads((PHOTOS / f"{name}.json").read_text())["tiles"]
+    found = [{**t, "confidence": 1.0, "low_confidence": False} for t in tiles]
+    return lambda image, red_fives=True: [dict(t) for t in found]
+
+
+@pytest.fixture
+def table(tmp_path):
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    app = create_app(tmp_path / "data", MODELS, f"dir:{camera}", threads=1)
+    table = Table(app, camera)
+    table.lay(_with_arm(_photo()))
+    yield table
+
+
+@pytest.fixture
+def label_table(tmp_path):
+    """The same table with a reader that needs no models (the photo's labels)."""
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    app = create_app(tmp_path / "data", tmp_path / "no-models", f"dir:{camera}")
+    app.config["STATE"].reader.read = _label_reader()
+    table = Table(app, camera)
+    table.lay(_with_arm(_photo()))
+    yield table
+
+
+@needs_models
+def test_a_winning_hand_held_still_is_recorded_once(table):
+    assert table.still()["enabled"] is False  # off until the table turns it on
+    table.client.post("/api/still", json={"enabled": True})
+    table.wait(1.0)  # the arm over the table: what lay there when watching began
+    table.lay(_photo())
+    table.wait(1.5)
+    assert table.hands() == [] and table.still()["phase"] == "settling"
+    table.wait(1.0)  # seen at 1.5 s, still since: the first frame 1.6 s later is at 3.5 s
+    [hand] = table.hands()
+    status = table.still()
+    assert (status["seq"], status["hand"], status["note"]) == (1, hand["id"], None)
+    assert hand["winning"] and hand["total"] > 0 and hand["hand"] == "123456789m234567p11s"
+    table.wait(30.0)  # left on the table: not read again
+    assert len(table.hands()) == 1 and table.reads == 1
+    # Recorded as the Score button records it: photo, reading, context, the dealer moved on.
+    auto = table.client.get(f"/api/hands/{hand['id']}").get_json()
+    assert auto["photo"] and auto["tiles"] and auto["context"]["dealer_streak"] == 0
+    assert table.client.get("/api/context").get_json()["dealer_streak"] == 1
+    table.client.post("/api/undo")
+    tapped = table.client.post("/api/score").get_json()
+    assert tapped["id"] != auto["id"]
+    for key in ("tiles", "reading", "context", "result", "width", "height"):
+        assert tapped[key] == auto[key], key
+
+
+@needs_models
+def test_a_half_laid_hand_is_never_recorded_and_the_whole_hand_is(table):
+    table.client.post("/api/still", json={"enabled": True})
+    table.wait(1.0)
+    table.lay(_without_tiles(_photo(), [13, 14, 15, 16]))  # 13 of the 17 tiles down
+    table.wait(5.0)
+    assert table.reads == 1 and table.hands() == []
+    assert table.client.get("/api/session").get_json()["session"] is None  # nothing started
+    status = table.still()
+    assert status["note"] == "still hand: not a winning hand yet (13 tiles)"
+    assert status["seq"] == 0
+    assert table.client.get("/api/context").get_json()["dealer_streak"] == 0
+    table.wait(20.0)
+    assert table.reads == 1  # the same half hand is not read again and again
+    table.lay(_with_arm(_photo()))  # the player lays the rest
+    table.wait(0.5)
+    assert table.still()["note"] is None  # the table is moving: the note is old news
+    table.lay(_photo())
+    table.wait(3.0)
+    assert table.reads == 2 and len(table.hands()) == 1
+
+
+def test_with_the_toggle_off_nothing_is_watched(label_table, monkeypatch):
+    from device.app.still import StillDetector
+
+    def watched(*args):
+        raise AssertionError("the detector ran with the toggle off")
+
+    monkeypatch.setattr(StillDetector, "feed", watched)
+    label_table.wait(1.0)
+    label_table.lay(_photo())
+    label_table.wait(10.0)
+    assert label_table.reads == 0 and label_table.hands() == []
+    assert label_table.still() == {
+        "enabled": False,
+        "phase": "off",
+        "note": None,
+        "seq": 0,
+        "hand": None,
+    }
+
+
+def test_the_toggle_is_remembered_and_checked(tmp_path):
+    app = create_app(tmp_path / "data", tmp_path / "no-models", "dir:/nowhere")
+    with app.test_client() as client:
+        assert client.post("/api/still", json={"enabled": "yes"}).status_code == 400
+        assert client.post("/api/still", json={"enabled": True}).get_json()["enabled"]
+    again = create_app(tmp_path / "data", tmp_path / "no-models", "dir:/nowhere")
+    with again.test_client() as client:
+        assert client.get("/api/still").get_json()["enabled"] is True
+        client.post("/api/still", json={"enabled": False})
+        assert client.get("/api/still").get_json()["phase"] == "off"
+
+
+def test_a_score_tap_before_the_hand_settles_is_not_recorded_twice(label_table):
+    label_table.client.post("/api/still", json={"enabled": True})
+    label_table.wait(1.0)
+    label_table.lay(_photo())
+    label_table.wait(0.5)
+    tapped = label_table.client.post("/api/score").get_json()
+    assert tapped["result"]["winning"]
+    label_table.wait(10.0)
+    assert [h["id"] for h in label_table.hands()] == [tapped["id"]]
+    assert label_table.reads == 1
+
+
+def test_a_still_hand_waits_for_no_one_and_a_waiting_tap_gets_it(label_table):
+    state = label_table.state
+    label_table.client.post("/api/still", json={"enabled": True})
+    label_table.wait(1.0)
+    label_table.lay(_photo())
+    with state.lock:  # a Score tap (or a correction) is at work when the scene settles
+        label_table.wait(3.0)
+    assert label_table.reads == 0 and label_table.hands() == []  # that tap records it
+    assert label_table.still()["phase"] == "watching"
+    # The other way round: a tap waiting for the lock while a still hand is recorded gets that
+    # hand back instead of a second one.
+    import threading
+
+    answers = []
+    captured = threading.Event()
+    grab = state.grab
+
+    def grab_then_say(full):
+        image = grab(full)
+        captured.set()
+        return image
+
+    state.grab = grab_then_say
+    with state.lock:
+        tap = threading.Thread(
+            target=lambda: answers.append(label_table.app.test_client().post("/api/score"))
+        )
+        tap.start()
+        assert captured.wait(timeout=30)  # the tap has its photo and waits for the lock
+        session = state.store.new_session(["A", "B", "C", "D"], "taiwan")
+        hand_id = state.store.add_hand(
+            session.id, None, [], {"hand": "", "problems": []}, {}, {"winning": False}
+        )
+        state.still.done(hand_id)
+    tap.join(timeout=30)
+    assert answers[0].get_json()["id"] == hand_id
+    assert len(state.store.hands(session.id)) == 1
+
+
+def test_the_same_tiles_under_a_new_light_are_not_scored_again(label_table):
+    import numpy as np
+
+    label_table.client.post("/api/still", json={"enabled": True})
+    label_table.wait(1.0)
+    label_table.lay(_photo())
+    label_table.wait(3.0)
+    [hand] = label_table.hands()
+    # A lamp moved: the whole picture brighter and a shadow across it, the tiles where they lay.
+    lit = np.clip(_photo().astype(int) + 40, 0, 255).astype(np.uint8)
+    lit[:, :500] //= 2
+    label_table.lay(lit)
+    label_table.wait(3.0)
+    assert label_table.reads == 2 and len(label_table.hands()) == 1
+    assert label_table.still()["note"] == (
+        f"still hand: the same tiles as hand {hand['id']}, already scored"
+    )
+
+
+def test_a_still_hand_that_cannot_be_read_leaves_a_note_and_the_preview_runs(tmp_path):
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    table = Table(create_app(tmp_path / "data", tmp_path / "no-models", f"dir:{camera}"), camera)
+    table.lay(_with_arm(_photo()))
+    table.client.post("/api/still", json={"enabled": True})
+    table.wait(1.0)
+    table.lay(_photo())
+    table.wait(3.0)
+    note = table.still()["note"]
+    assert note.startswith("still hand: cannot read tiles:") and "default.json" in note
+    assert table.hands() == []

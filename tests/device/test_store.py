@@ -45,6 +45,17 @@ def test_undo_restores_the_dealer_and_drops_the_hand_from_totals(tmp_path):
     assert store.undo_last(session.id) is None
 
 
+def test_latest_hand_is_the_last_one_not_undone(tmp_path):
+    store = Store(tmp_path)
+    session = store.new_session(["Ann", "Bo", "Cy", "Di"], "taiwan")
+    assert store.latest_hand(session.id) is None
+    first = store.add_hand(session.id, None, [], {}, {"seat_wind": "S"}, _result("E", "S", 9))
+    second = store.add_hand(session.id, None, [], {}, {"seat_wind": "E"}, _result("S", "E", 9))
+    assert store.latest_hand(session.id)["id"] == second
+    store.undo_last(session.id)
+    assert store.latest_hand(session.id)["id"] == first
+
+
 def test_hands_and_photos_survive_reopening_the_file(tmp_path):
     store = Store(tmp_path)
     session = store.new_session(["A", "B", "C", "D"], "taiwan")
