@@ -34,7 +34,8 @@ class StillSettings:
     blur: int = 5
     """Gaussian kernel: smooths sensor noise, JPEG blocks and a camera's jitter of a pixel."""
     motion: float = 2.0
-    """Mean absolute difference between consecutive frames above which the scene is moving.
+    """Mean absolute difference between consecutive frames above which the scene is moving (so is
+    a change of ``scene_area`` between them, below).
     Sensor noise after the downscale and the blur is well under 1 level, and auto-exposure
     hunting about 1; an arm over the table changes a fifth of the picture by tens of levels
     (5 and more)."""
@@ -98,7 +99,9 @@ class StillDetector:
                 self._reference = current
             self._still_since = now
             return False
-        if motion(current, previous) > settings.motion:
+        # Moving: the mean difference, or a small part changed a lot (a tile put down between
+        # two frames, the arm never seen: too little of the picture to move the mean).
+        if motion(current, previous) > settings.motion or self.differs(current, previous):
             self._changed = True
             self._still_since = None
             self.phase = "moving"

@@ -291,3 +291,47 @@ def test_a_phone_on_the_network_enters_the_pin(tmp_path, camera, browser):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_a_still_hand_scores_itself_with_the_toggle_on(tmp_path, browser):
+    import json
+
+    import cv2
+
+    photos = REPO / "examples" / "photos"
+    photo = cv2.imread(str(photos / "taiwan-pinghu.jpg"))
+    half = photo.copy()  # the last four tiles not laid yet: table cloth from further down
+    for tile in json.loads((photos / "taiwan-pinghu.json").read_text())["tiles"][13:17]:
+        x1, y1, x2, y2 = (int(round(v)) for v in tile["box"])
+        half[y1 - 3 : y2 + 3, x1 - 3 : x2 + 3] = photo[y1 + 297 : y2 + 303, x1 - 3 : x2 + 3]
+    folder = tmp_path / "camera"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "hand.png"), half)
+    process, url, _, _ = _serve(tmp_path, folder)
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(url)
+        page.wait_for_selector("#next-hand:has-text('Next hand')")
+        assert not page.is_visible("#still-note")  # off until the table turns it on
+        page.click("button[data-screen=context]")
+        assert not page.is_checked("input[name=still_scoring]")
+        page.check("input[name=still_scoring]")
+        page.wait_for_selector("#status:has-text('scores by itself')")
+        page.click("button[data-screen=camera]")
+        page.wait_for_selector("#still-note:has-text('Scores by itself')")
+        # The player puts down the rest of the hand and nobody taps Score.
+        part = folder / "hand.part"
+        part.write_bytes(cv2.imencode(".png", photo)[1].tobytes())
+        os.replace(part, folder / "hand.png")
+        page.wait_for_selector("#result.active #overlay rect", timeout=30000)
+        assert "scored by itself" in page.inner_text("#status")
+        assert "123456789m234567p11s" in page.inner_text("#reading")
+        assert page.inner_text("#total").endswith("台")
+        page.click("button[data-screen=board]")
+        page.wait_for_function("document.querySelectorAll('#hands tbody tr').length === 1")
+        page.reload()  # the toggle is remembered
+        page.wait_for_selector("#next-hand:has-text('Next hand')")
+        page.wait_for_function("document.querySelector('input[name=still_scoring]').checked")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

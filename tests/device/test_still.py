@@ -87,6 +87,14 @@ def test_a_new_still_scene_after_motion_fires_again():
     assert len(run(detector, laying(more) + [more] * 8, start=20.0)) == 1
 
 
+def test_a_tile_put_down_with_no_arm_seen_is_a_change():
+    detector = StillDetector()
+    half = table(tiles=16)
+    assert run(detector, [half] * 8) == []
+    whole = table(tiles=17)  # one tile more from one frame to the next: too small for the mean
+    assert run(detector, [whole] * 10, start=2.0) == [2.0 + 1.75]
+
+
 def test_a_hand_waved_over_the_same_scene_does_not_fire():
     detector = StillDetector()
     hand = table(tiles=17)

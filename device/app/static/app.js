@@ -16,6 +16,8 @@ let pickedTile = null;
 let selected = [];       // concealed tiles chosen to join into a meld (positions in the hand)
 let cameraProblem = null;
 let lastStatusAt = 0;
+let still = { enabled: false, seq: null }; // scoring by itself: the server's /api/still
+let stillAsking = false;
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -80,6 +82,7 @@ async function loadStatus() {
     if (first) {
       fillContextForm();
       await loadContext();
+      await loadStill();
     }
   } catch (error) {
     setStatus(error.message, true);
@@ -95,6 +98,8 @@ function refreshPreview() {
     img.hidden = false;
     $("#preview-missing").hidden = true;
     if (cameraProblem) { cameraProblem = null; renderAlerts(); }
+    // The server watches these frames for a still hand while the toggle is on; ask how it went.
+    if (still.enabled) loadStill();
   };
   next.onerror = () => {
     img.hidden = true;
@@ -103,6 +108,64 @@ function refreshPreview() {
     if (Date.now() - lastStatusAt > 3000) loadStatus();
   };
   next.src = `/api/preview.jpg?t=${Date.now()}`;
+}
+
+// Scoring by itself when the hand is still: what the watcher is doing, its last note, and a
+// hand it recorded (opened on the Result screen, as a Score tap would).
+const STILL_PHASES = {
+  watching: "Scores by itself when the hand is still",
+  moving: "Scores by itself when the hand is still · moving",
+  settling: "Scores by itself when the hand is still · holding still…",
+  reading: "reading the still hand…",
+};
+
+async function loadStill() {
+  if (stillAsking) return;
+  stillAsking = true;
+  try {
+    applyStill(await api("/api/still"));
+  } catch (error) {
+    setStatus(error.message, true);
+  } finally {
+    stillAsking = false;
+  }
+}
+
+function applyStill(status) {
+  const known = still.seq;
+  still = status;
+  $("#context-form").still_scoring.checked = status.enabled;
+  const note = $("#still-note");
+  note.hidden = !status.enabled;
+  note.textContent = status.note || STILL_PHASES[status.phase] || "";
+  // A hand recorded since this page last asked (not before it was opened) is shown at once.
+  if (known !== null && status.seq !== known && status.hand
+      && !(currentHand && currentHand.id === status.hand)) openStillHand(status.hand);
+}
+
+async function openStillHand(id) {
+  try {
+    const hand = await api(`/api/hands/${id}`);
+    latestHandId = hand.id;
+    renderHand(hand);
+    setStatus("scored by itself: the hand was still");
+    show("result");
+  } catch (error) {
+    setStatus(error.message, true);
+  } finally {
+    loadContext();
+  }
+}
+
+async function switchStill(event) {
+  const enabled = event.target.checked;
+  try {
+    applyStill(await post("/api/still", { enabled }));
+    setStatus(enabled ? "scores by itself when the hand is still" : "scores when Score hand is tapped");
+  } catch (error) {
+    event.target.checked = !enabled;
+    setStatus(error.message, true);
+  }
 }
 
 async function scoreNow() {
@@ -646,6 +709,7 @@ function init() {
     flowers: $("#edit-flowers").value,
   }));
   $("#context-form").addEventListener("submit", saveContext);
+  $("#context-form").still_scoring.addEventListener("change", switchStill);
   $("#context-form").variant.addEventListener("change", (e) => renderEvents(e.target.value, []));
   $("#undo").addEventListener("click", undoLast);
   $("#new-session").addEventListener("click", newSession);
