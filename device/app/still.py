@@ -86,6 +86,7 @@ class StillDetector:
         """The scene last read (scored or rejected); at first, the scene when watching began."""
         self._changed = False
         self._still_since: float | None = None
+        self._before: np.ndarray | None = None  # the reference before the last firing
 
     def feed(self, frame: np.ndarray, now: float) -> bool:
         """True once when the scene has gone still after a change and is a new scene."""
@@ -120,8 +121,15 @@ class StillDetector:
         self.phase = "watching"
         if self._reference is not None and not self.differs(current, self._reference):
             return False  # a hand waved over the table, and the same tiles lie there
-        self._reference = current
+        self._before, self._reference = self._reference, current
         return True
+
+    def retry(self) -> None:
+        """The last firing could not be acted on (the app was busy): fire again on the next
+        frame if the scene is still the same."""
+        self._reference = self._before
+        self._changed = True
+        self.phase = "settling"
 
     def differs(self, a: np.ndarray, b: np.ndarray) -> bool:
         return changed_area(a, b, self.settings) > self.settings.scene_area
@@ -176,6 +184,12 @@ class StillWatch:
         with self.lock:
             self.detector.handled(image)
             self.note = None
+
+    def busy(self) -> None:
+        """``feed`` asked for a read the app could not start now: ask again on the next frame."""
+        with self.lock:
+            self.reading = False
+            self.detector.retry()
 
     def done(self, hand_id: int | None = None, note: str | None = None) -> None:
         """The read that ``feed`` asked for is over: a hand recorded, or a note why not."""

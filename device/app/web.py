@@ -250,8 +250,9 @@ def create_app(
         hand. Anything else leaves a note and nothing saved (the dealer does not move on).
         Never raises: the preview goes on whatever happens."""
         if not state.lock.acquire(blocking=False):
-            # A Score tap (or a correction) is at work: a tap records what the table shows.
-            state.still.done()
+            # A Score tap or a correction is at work: try again on the next frame. After a tap
+            # the scene counts as scored (``handled``) and no next try comes.
+            state.still.busy()
             return
         hand_id: int | None = None
         note: str | None = None
@@ -361,7 +362,6 @@ def create_app(
         except CameraError as error:
             return jsonify(error=str(error)), 503
         hand = _score_image(image, still_seq)
-        state.still.handled(image)  # the scene settling now was scored: not read again
         camera = state.camera
         if camera is not None and hasattr(camera, "advance"):
             camera.advance()
@@ -399,6 +399,9 @@ def create_app(
             hand_id = state.store.add_hand(
                 session.id, service.encode_jpeg(image), detections, reading, context, result
             )
+            if still_seq is not None:
+                # Still under the lock: the scene settling now was scored, not to be read again.
+                state.still.handled(image)
             return _hand_view(state.store.hand(hand_id), (width, height))
 
     def _context_for(session: Any) -> dict[str, Any]:

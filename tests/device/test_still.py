@@ -143,6 +143,15 @@ def test_a_scene_scored_by_a_tap_is_not_read_again():
     assert run(detector, laying(hand) + [hand] * 8, start=10.0) == []
 
 
+def test_a_firing_the_app_was_too_busy_for_comes_again_on_the_next_frame():
+    detector = StillDetector()
+    hand = table(tiles=17)
+    [when] = run(detector, [table()] + laying(hand) + [hand] * 8)
+    detector.retry()
+    assert detector.feed(hand, when + 0.25)
+    assert not detector.feed(hand, when + 0.5)
+
+
 def test_the_signature_is_small_and_the_same_for_any_resolution():
     settings = StillSettings()
     hand = table(tiles=17)
