@@ -294,6 +294,8 @@ def create_app(
             # The scene looked new (a lamp, a shadow) but the tiles lie where they lay.
             return f"the same tiles as hand {latest['id']}, already scored"
         session = session or _new_session()  # it starts where _context_for(None) said
+        # The folder camera is not moved on to its next photo, as after a tap: that would be a
+        # new scene, and a demo folder would score itself round and round.
         return state.store.add_hand(
             session.id, service.encode_jpeg(image), detections, reading, context, result
         )
