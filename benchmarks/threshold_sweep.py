@@ -40,15 +40,15 @@ def main() -> int:
     args = parser.parse_args()
     labels = load_labels(args.labels)
     tile_sets = load_tile_sets(beside(args.labels))
-    shipped = pipeline_module.DETECT_CONFIDENCE
-    pipeline_module.DETECT_CONFIDENCE = FLOOR
     reader = pipeline_module.load_pipeline(args.models)
+    shipped = reader.detect_confidence
+    reader.detect_confidence = FLOOR
     reads = []
     for label in labels:
         facts = tile_sets.get(label.tile_set) if label.tile_set else None
         image = load_image(find_photo(label, args.photos))
         reads.append(reader.read(image, red_fives=facts is None or facts.red_fives).tiles)
-    print(f"models: {' + '.join(m.name for m in reader.models)}; runtime threshold {shipped}")
+    print(f"models: {' + '.join(m.name for m in reader.models)}; its threshold {shipped}")
     print("tiles: found and read right; photos: every tile right, nothing extra")
     head = f"{'tiles':>7} {'photos':>7} {'recall':>7} {'precis.':>7}"
     print(f"{'':>9} | {'even photos':^31} | {'odd photos':^31}")

@@ -19,6 +19,9 @@ from vision.errors import ModelError
 from vision.models import ModelClass, ModelInfo, OnnxModel, find_pair, load_info
 
 DETECT_CONFIDENCE = 0.25
+"""The detector score a box needs, unless the detector's metadata names its own
+(``detect_confidence``): each training run scores boxes on its own scale, so the threshold is a
+fact about the model, picked by ``benchmarks/threshold_sweep.py`` on labelled real photos."""
 NMS_IOU = 0.5
 MAX_TILES = 400  # a full table (four hands, melds, flowers, discards) is 150+ tiles
 ALTERNATIVE_MIN = 0.05  # a runner-up below this is noise, not an alternative worth showing
@@ -36,6 +39,9 @@ class TilePipeline:
             raise ModelError(f"{classifier.info.name} is not a classifier")
         self.detector = detector
         self.classifier = classifier
+        self.detect_confidence = float(
+            detector.info.metadata.get("detect_confidence", DETECT_CONFIDENCE)
+        )
         if classifier is not None:
             classes = classifier.info.classes
             codes = [c.code for c in classes]
@@ -86,7 +92,7 @@ class TilePipeline:
         output = self.detector.run(batch)
         timing["detector"] = _ms(start)
         start = time.perf_counter()
-        boxes, scores, class_ids = decode_yolo(output, DETECT_CONFIDENCE)
+        boxes, scores, class_ids = decode_yolo(output, self.detect_confidence)
         keep = nms(boxes, scores, NMS_IOU, MAX_TILES)
         height, width = image.shape[:2]
         mapped = clip_boxes(to_original(boxes[keep], params), width, height)

@@ -158,3 +158,17 @@ def test_metadata_that_is_not_json(tmp_path):
     (tmp_path / "det.json").write_text("{")
     with pytest.raises(ModelError, match=r"not valid JSON"):
         load_pipeline(detector_meta=tmp_path / "det.json")
+
+
+def test_the_detector_metadata_sets_its_own_score_threshold(models, tmp_path):
+    own = tmp_path / "own"
+    own.mkdir()
+    for path in models.iterdir():
+        (own / path.name).write_bytes(path.read_bytes())
+    meta = json.loads((own / "det.json").read_text())
+    meta["detect_confidence"] = 0.88  # the scene's boxes score 0.1 to 0.95
+    (own / "det.json").write_text(json.dumps(meta))
+    pipeline = load_pipeline(own)
+    assert pipeline.detect_confidence == 0.88
+    assert [t.code for t in pipeline.read(scene_photo()).tiles] == ["5m", "1r"]
+    assert load_pipeline(models).detect_confidence == 0.25  # none named: the default
