@@ -24,6 +24,7 @@ DETECT_CONFIDENCE = 0.25
 fact about the model, picked by ``benchmarks/threshold_sweep.py`` on labelled real photos."""
 NMS_IOU = 0.5
 MAX_TILES = 400  # a full table (four hands, melds, flowers, discards) is 150+ tiles
+READ_BOTH_WAYS = True
 ALTERNATIVE_MIN = 0.05  # a runner-up below this is noise, not an alternative worth showing
 
 
@@ -117,7 +118,14 @@ class TilePipeline:
         crops = [crop_upright(image, boxes[i], kinds[i].rotated, info.input_size) for i in to_read]
         timing["crops"] = _ms(start)
         start = time.perf_counter()
-        probabilities = self._run_classifier(crops)
+        if READ_BOTH_WAYS and crops:
+            # A tile seen from across the table is upside down, and the classifier learnt both
+            # ways up: reading each crop both ways and averaging settles borderline reads.
+            turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
+            both = self._run_classifier(crops + turned)
+            probabilities = (both[: len(crops)] + both[len(crops) :]) / 2
+        else:
+            probabilities = self._run_classifier(crops)
         if not red_fives:
             for red, five in self._red_to_five:
                 probabilities[:, five] += probabilities[:, red]
