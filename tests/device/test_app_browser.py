@@ -103,6 +103,14 @@ def browser():
         browser.close()
 
 
+def _page(browser, **options):
+    """A page that waits up to a minute: the first score loads the models, which takes far longer
+    than Playwright's 30 s default allows on a machine busy with other work."""
+    page = browser.new_page(**options)
+    page.set_default_timeout(60_000)
+    return page
+
+
 def _shot(page, name):
     """A page, or one part of it (a locator), as docs/images/app-NAME.png."""
     if SHOTS is not None:
@@ -131,7 +139,7 @@ def _changed(page, selector, before):
 
 
 def test_score_correct_and_see_the_total_change(server, browser):
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page = _page(browser, viewport={"width": 1280, "height": 800})
     page.goto(server)
     page.wait_for_selector("#preview[src*='preview']")
     page.wait_for_selector("#next-hand:has-text('Next hand')")
@@ -168,7 +176,7 @@ def test_score_correct_and_see_the_total_change(server, browser):
 
 
 def test_a_players_evening_who_paid_groups_events_undo(server, browser):
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page = _page(browser, viewport={"width": 1280, "height": 800})
     page.on("dialog", lambda dialog: dialog.accept())
     page.goto(server)
     page.wait_for_selector("#next-hand:has-text('Next hand')")
@@ -235,7 +243,7 @@ def test_camera_and_model_problems_are_said_on_screen(tmp_path, browser):
     empty.mkdir()
     process, url, _, _ = _serve(tmp_path, empty, empty)
     try:
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page = _page(browser, viewport={"width": 1280, "height": 800})
         page.goto(url)
         page.wait_for_selector("#alerts li:has-text('has no photos')")
         page.wait_for_selector("#alerts li:has-text('default.json is missing')")
@@ -269,11 +277,11 @@ def test_a_phone_on_the_network_enters_the_pin(tmp_path, camera, browser):
     process, url, port, log = _serve(tmp_path, camera, REPO / "models", "--network")
     try:
         pin = re.search(r"PIN (\d{6})", log.read_text()).group(1)
-        display = browser.new_page(viewport={"width": 1280, "height": 800})
+        display = _page(browser, viewport={"width": 1280, "height": 800})
         display.goto(url)
         display.wait_for_selector(f"#network:has-text('PIN {pin}')")
         assert f"http://{address}:{port}/" in display.inner_text("#network")
-        phone = browser.new_page(viewport={"width": 390, "height": 844})
+        phone = _page(browser, viewport={"width": 390, "height": 844})
         phone.goto(f"http://{address}:{port}/")
         phone.wait_for_selector("#pin-dialog[open]")
         phone.fill("#pin-input", "000000" if pin != "000000" else "111111")
@@ -309,7 +317,7 @@ def test_a_still_hand_scores_itself_with_the_toggle_on(tmp_path, browser):
     cv2.imwrite(str(folder / "hand.png"), half)
     process, url, _, _ = _serve(tmp_path, folder)
     try:
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page = _page(browser, viewport={"width": 1280, "height": 800})
         page.goto(url)
         page.wait_for_selector("#next-hand:has-text('Next hand')")
         assert not page.is_visible("#still-note")  # off until the table turns it on
