@@ -232,6 +232,13 @@ def variant_names() -> list[str]:
     return list(_REGISTRY)
 
 
+def red_fives_in_play(variant_name: str, rules: Mapping[str, Any] | None = None) -> bool:
+    """Whether a hand of this variant under these rule options (unresolved, as typed) may hold
+    red fives; a photo read for it reads a red-painted five as a plain five when not."""
+    variant = find_variant(variant_name)
+    return variant.uses_red_fives(variant.resolve_rules(dict(rules or {})))
+
+
 def find_variant(name: str) -> Variant:
     """The variant for a name or alias; an unknown name is a one-line error listing the known ones."""
     key = _ALIASES.get(name, name.lower() if isinstance(name, str) else name)

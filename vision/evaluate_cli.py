@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -68,13 +68,11 @@ def run(args: argparse.Namespace) -> int:
     from vision.images import load_image
     from vision.labels import find_photo, load_labels
     from vision.pipeline import load_pipeline
+    from vision.tile_sets import reads_red_fives
 
     labels = load_labels(args.labels)
     tile_sets = _tile_sets(args)
-    red_fives = {
-        label.image: tile_sets[label.tile_set].red_fives if label.tile_set in tile_sets else True
-        for label in labels
-    }
+    red_fives = {label.image: reads_red_fives(tile_sets, label.tile_set) for label in labels}
     if args.predictions is not None:
         saved = _saved_results(labels, args.predictions, red_fives)
         return _report(args, labels, saved, None, tile_sets)
@@ -184,8 +182,9 @@ def _saved_detection(tile: dict[str, object], red_fives: bool = True) -> Detecti
 
     box = tile["box"]
     confidence = float(tile.get("confidence", 1.0))  # type: ignore[arg-type]
+    code = None if tile.get("code") is None else str(tile["code"])
     return Detection(
-        code=_code(tile.get("code"), red_fives, plain_five),
+        code=code if red_fives else plain_five(code),
         box=tuple(float(v) for v in box),  # type: ignore[arg-type, attr-defined]
         confidence=confidence,
         detector_confidence=confidence,
@@ -194,13 +193,6 @@ def _saved_detection(tile: dict[str, object], red_fives: bool = True) -> Detecti
         rotated=bool(tile.get("rotated", False)),
         low_confidence=confidence < LOW_CONFIDENCE,
     )
-
-
-def _code(
-    code: object, red_fives: bool, plain_five: Callable[[str | None], str | None]
-) -> str | None:
-    text = None if code is None else str(code)
-    return text if red_fives else plain_five(text)
 
 
 def _report(

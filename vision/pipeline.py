@@ -17,6 +17,7 @@ from vision.crops import crop_upright, to_batch
 from vision.detection import LOW_CONFIDENCE, Detection, PhotoReading, reading_order
 from vision.errors import ModelError
 from vision.models import ModelClass, ModelInfo, OnnxModel, find_pair, load_info
+from vision.tile_sets import plain_five
 
 DETECT_CONFIDENCE = 0.25
 """The detector score a box needs, unless the detector's metadata names its own
@@ -52,7 +53,7 @@ class TilePipeline:
             # resolution it tells a plain white blank 白 from the back of a tile.
             self._reads_backs = any(k.face_down for k in classes)
             self._red_to_five = [
-                (i, codes.index("5" + c[1])) for i, c in enumerate(codes) if c and c[0] == "0"
+                (i, codes.index(plain_five(c))) for i, c in enumerate(codes) if plain_five(c) != c
             ]
 
     @property
@@ -209,11 +210,8 @@ class TilePipeline:
 def _single_stage(
     box: tuple[float, float, float, float], score: float, kind: ModelClass, red_fives: bool = True
 ) -> Detection:
-    code = kind.code
-    if not red_fives and code is not None and code[0] == "0":
-        code = "5" + code[1]
     return Detection(
-        code=code,
+        code=kind.code if red_fives else plain_five(kind.code),
         box=box,
         confidence=score,
         detector_confidence=score,

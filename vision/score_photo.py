@@ -12,7 +12,7 @@ import cv2
 from scoring.cli import format_result, hand_from_options
 from scoring.errors import TilescoreError
 from scoring.hand_json import score_json
-from scoring.variant import find_variant
+from scoring.variant import red_fives_in_play
 from vision.images import load_image
 from vision.layout import Reading, reconstruct
 from vision.pipeline import load_pipeline
@@ -54,8 +54,7 @@ def _red_fives(args: argparse.Namespace) -> bool:
     """Whether the variant and its rule options count red fives; if not, a red-painted five is
     read as the plain five it is (and the rule options are checked before any model runs)."""
     context = hand_from_options(_with_hand(args, ""))
-    variant = find_variant(context["variant"])
-    return variant.uses_red_fives(variant.resolve_rules(dict(context.get("rules", {}))))
+    return red_fives_in_play(context["variant"], context.get("rules"))
 
 
 def _with_hand(args: argparse.Namespace, hand: str) -> argparse.Namespace:

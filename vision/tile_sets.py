@@ -9,6 +9,7 @@ read of that set uses it.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +30,12 @@ def plain_five(code: str | None) -> str | None:
     if code is not None and len(code) == 2 and code[0] == "0":
         return "5" + code[1]
     return code
+
+
+def reads_red_fives(tile_sets: Mapping[str, TileSet], name: str | None) -> bool:
+    """Whether photos of the set named ``name`` may show red fives (unknown sets: yes)."""
+    found = tile_sets.get(name) if name else None
+    return found is None or found.red_fives
 
 
 def beside(labels_dir: Path) -> Path:

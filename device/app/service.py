@@ -81,10 +81,9 @@ class Reader:
 def uses_red_fives(context: dict[str, Any]) -> bool:
     """Whether the table's variant and rule options count red fives; when they do not, a five
     painted red (as on most Chinese sets) is read as a plain five."""
-    from scoring.variant import find_variant
+    from scoring.variant import red_fives_in_play
 
-    variant = find_variant(context.get("variant") or "taiwan")
-    return variant.uses_red_fives(variant.resolve_rules(dict(context.get("rules") or {})))
+    return red_fives_in_play(context.get("variant") or "taiwan", context.get("rules"))
 
 
 def detection_json(detection: Any) -> dict[str, Any]:
@@ -98,13 +97,10 @@ def detection_json(detection: Any) -> dict[str, Any]:
     }
 
 
-def reconstruct(
-    detections: list[dict[str, Any]], variant: str, size: tuple[int, int]
-) -> dict[str, Any]:
+def reconstruct(detections: list[dict[str, Any]], variant: str) -> dict[str, Any]:
     """The hand the layout shows, in score-JSON notation, with problems for a person to fix, and
     which photo tiles went where (``groups``: role, tile numbers) so the display can mark the
     winning tile's box."""
-    del size  # the layout works in the detections' own pixels
     return rebuild(detections, variant)[0]
 
 

@@ -396,7 +396,7 @@ def create_app(
             except TilescoreError as error:
                 raise TilescoreError(f"cannot read tiles: {error}") from None
             height, width = image.shape[:2]
-            reading = service.reconstruct(detections, context["variant"], (width, height))
+            reading = service.reconstruct(detections, context["variant"])
             result = service.score_reading(reading, context)
             hand_id = state.store.add_hand(
                 session.id, service.encode_jpeg(image), detections, reading, context, result
@@ -453,7 +453,7 @@ def create_app(
                 state.store.set_detections(hand_id, detections)
                 width, height = _photo_size(hand_id)
                 win_before = reading.get("win_tile")
-                reading = service.reconstruct(detections, context["variant"], (width, height))
+                reading = service.reconstruct(detections, context["variant"])
                 if given.get("keep_win", True) and win_before and hand["corrections"]:
                     reading = _keep_manual_win(reading, hand)
                 _save_label(hand_id, hand, detections, (width, height))

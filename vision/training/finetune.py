@@ -357,7 +357,7 @@ def evaluate(
     from vision.evaluate import Evaluation, match_photo
     from vision.images import load_image
     from vision.pipeline import load_pipeline
-    from vision.tile_sets import beside, load_tile_sets
+    from vision.tile_sets import beside, load_tile_sets, reads_red_fives
 
     tile_sets = load_tile_sets(beside(labels_dir)) if labels_dir is not None else {}
 
@@ -366,8 +366,8 @@ def evaluate(
     )
     results = []
     for number, (photo, label) in enumerate(held_out, 1):
-        facts = tile_sets.get(label.tile_set) if label.tile_set else None
-        reading = pipeline.read(load_image(photo), red_fives=facts is None or facts.red_fives)
+        red_fives = reads_red_fives(tile_sets, label.tile_set)
+        reading = pipeline.read(load_image(photo), red_fives=red_fives)
         results.append(match_photo(label, reading.tiles, reading.timing_ms))
         if progress:
             progress(f"{number}/{len(held_out)} {photo.name}")
