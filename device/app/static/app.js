@@ -143,13 +143,18 @@ function applyStill(status) {
       && !(currentHand && currentHand.id === status.hand)) openStillHand(status.hand);
 }
 
+// A hand just recorded (Score tap, upload or a still hand): it becomes the one on show.
+function showScored(hand, message) {
+  latestHandId = hand.id;
+  renderHand(hand);
+  setStatus(message);
+  show("result");
+}
+
 async function openStillHand(id) {
   try {
     const hand = await api(`/api/hands/${id}`);
-    latestHandId = hand.id;
-    renderHand(hand);
-    setStatus("scored by itself: the hand was still");
-    show("result");
+    showScored(hand, "scored by itself: the hand was still");
   } catch (error) {
     setStatus(error.message, true);
   } finally {
@@ -173,10 +178,7 @@ async function scoreNow() {
   setStatus("reading the tiles…");
   try {
     const hand = await api("/api/score", { method: "POST" });
-    latestHandId = hand.id;
-    renderHand(hand);
-    setStatus("scored");
-    show("result");
+    showScored(hand, "scored");
   } catch (error) {
     setStatus(error.message, true);
   } finally {
@@ -191,10 +193,7 @@ async function uploadPhoto(file) {
   setStatus("reading the tiles…");
   try {
     const hand = await api("/api/upload", { method: "POST", body: form });
-    latestHandId = hand.id;
-    renderHand(hand);
-    setStatus("scored");
-    show("result");
+    showScored(hand, "scored");
   } catch (error) {
     setStatus(error.message, true);
   } finally {
