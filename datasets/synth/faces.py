@@ -25,17 +25,29 @@ FONT_GLOBS = (
     "/usr/share/fonts/opentype/noto/NotoSerifCJK-*.ttc",
     "/usr/share/fonts/opentype/noto/NotoSansCJK-*.ttc",
 )
+BRUSH_FONT_GLOBS = (
+    # Brush (kai) and Ming faces from Debian's fonts-arphic-*, fonts-cwtex-kai, fonts-wqy-zenhei:
+    # real honour tiles are painted in calligraphy, and a classifier that has seen only Noto's
+    # print 發 read one set's cursive 發 as 東 (17 of 30 photos' 發).
+    "/usr/share/fonts/truetype/arphic/*.ttc",
+    "/usr/share/fonts/truetype/cwtex/*.ttf",
+    "/usr/share/fonts/truetype/wqy/*.ttc",
+)
 
 
 @cache
-def cjk_fonts() -> tuple[str, ...]:
-    """The CJK fonts faces are drawn with; ``$TILESCORE_CJK_FONTS`` names a folder of font files
-    to use instead (a machine without fonts-noto-cjk: a GPU box, say)."""
+def cjk_fonts(brush: bool = False) -> tuple[str, ...]:
+    """The CJK fonts faces are drawn with (``brush``: the calligraphic ones, possibly none);
+    ``$TILESCORE_CJK_FONTS`` names a folder of font files to use instead (a machine without the
+    Debian font packages: a GPU box, say), files with kai/ming/hei in their names as brush fonts."""
     override = os.environ.get("TILESCORE_CJK_FONTS")
     if override:
-        return tuple(sorted(str(p) for p in Path(override).glob("*.[ot]t[fc]")))
+        files = sorted(str(p) for p in Path(override).glob("*.[ot]t[fc]"))
+        if brush:
+            return tuple(f for f in files if any(k in Path(f).name for k in ("kai", "ming", "hei")))
+        return tuple(files)
     found: list[str] = []
-    for pattern in FONT_GLOBS:
+    for pattern in BRUSH_FONT_GLOBS if brush else FONT_GLOBS:
         found += sorted(str(p) for p in Path("/").glob(pattern.lstrip("/")))
     return tuple(found)
 
@@ -50,14 +62,43 @@ def _blank(rng: random.Random) -> Image.Image:
     return Image.new("RGB", FACE_SIZE, (r, g, b))
 
 
-def _font(rng: random.Random, size: int) -> ImageFont.FreeTypeFont:
-    fonts = cjk_fonts()
+def _font(rng: random.Random, size: int, brush: float = 0.0) -> ImageFont.FreeTypeFont:
+    """A random CJK font; with chance ``brush`` a calligraphic one, when any is installed."""
+    fonts = cjk_fonts(brush=True) if rng.random() < brush else ()
+    fonts = fonts or cjk_fonts()
     if not fonts:
         raise FileNotFoundError("no CJK font found: apt-get install fonts-noto-cjk")
     path = rng.choice(fonts)
-    return ImageFont.truetype(
-        path, size, index=rng.choice((0, 1, 2)) if path.endswith(".ttc") else 0
-    )
+    return _load_font(path, size, rng.choice((0, 1, 2)) if path.endswith(".ttc") else 0)
+
+
+@cache
+def _load_font(path: str, size: int, index: int) -> ImageFont.FreeTypeFont:
+    try:
+        return ImageFont.truetype(path, size, index=index)
+    except OSError:  # a collection with fewer faces than the index
+        return ImageFont.truetype(path, size, index=0)
+
+
+def _brushed(
+    image: Image.Image, xy: tuple[float, float], text: str, font, fill, rng: random.Random
+) -> None:  # type: ignore[no-untyped-def]
+    """Text painted the way tile makers paint it: strokes thicker or thinner, the glyph leaning,
+    squeezed or stretched a little, so one font gives many hands."""
+    mask = Image.new("L", image.size, 0)
+    ImageDraw.Draw(mask).text(xy, text, font=font, fill=255, anchor="mm")
+    ink = np.asarray(mask)
+    weight = rng.choice((-1, 0, 0, 1, 2))
+    if weight:
+        kernel = np.ones((abs(weight) + 1, abs(weight) + 1), np.uint8)
+        ink = cv2.dilate(ink, kernel) if weight > 0 else cv2.erode(ink, kernel)
+    w, h = image.size
+    turn = cv2.getRotationMatrix2D(xy, rng.uniform(-8, 8), 1.0)
+    turn[0, :2] *= rng.uniform(0.85, 1.12)  # squeeze or stretch across
+    turn[0, 1] += rng.uniform(-0.15, 0.15)  # lean
+    turn[0, 2] = xy[0] - turn[0, 0] * xy[0] - turn[0, 1] * xy[1]  # the glyph keeps its centre
+    ink = cv2.warpAffine(ink, turn, (w, h), flags=cv2.INTER_LINEAR)
+    image.paste(Image.new("RGB", image.size, fill), (0, 0), Image.fromarray(ink))
 
 
 def _to_bgr(image: Image.Image) -> np.ndarray:
@@ -73,11 +114,12 @@ INK = {"black": (25, 25, 30), "red": (200, 30, 35), "green": (20, 120, 60), "blu
 
 def render_characters(n: int, rng: random.Random, red: bool = False) -> np.ndarray:
     image = _blank(rng)
-    draw = ImageDraw.Draw(image)
     w, h = FACE_SIZE
     top = INK["red"] if red else INK[rng.choice(("black", "blue", "black"))]
-    _text(draw, (w / 2, h * 0.3), NUMERALS[n - 1], _font(rng, rng.randint(62, 78)), top)
-    _text(draw, (w / 2, h * 0.7), "萬", _font(rng, rng.randint(66, 82)), INK["red"])
+    _brushed(
+        image, (w / 2, h * 0.3), NUMERALS[n - 1], _font(rng, rng.randint(62, 78), 0.4), top, rng
+    )
+    _brushed(image, (w / 2, h * 0.7), "萬", _font(rng, rng.randint(66, 82), 0.4), INK["red"], rng)
     return _to_bgr(image)
 
 
@@ -129,15 +171,62 @@ def render_bamboo(n: int, rng: random.Random, red: bool = False) -> np.ndarray:
     draw = ImageDraw.Draw(image)
     w, h = FACE_SIZE
     if n == 1:
-        _text(draw, (w / 2, h / 2), rng.choice(("鳥", "雀", "孔")), _font(rng, 90), INK["green"])
+        if rng.random() < 0.5:
+            _draw_bird(draw, rng)
+        else:
+            text = rng.choice(("鳥", "雀", "孔"))
+            _brushed(image, (w / 2, h / 2), text, _font(rng, 90, 0.5), INK["green"], rng)
         return _to_bgr(image)
+    # Sticks are green rods in some sets, blue or black jointed "bones" in others (the real
+    # photos' set); a classifier that knew only green rods read its 9s and 7s as 6s.
+    ink = INK[rng.choices(("green", "blue", "black"), (5, 3, 2))[0]]
+    jointed = rng.random() < 0.5
     stick_h = {2: 62, 3: 62, 4: 62, 5: 62, 6: 62, 7: 46, 8: 62, 9: 46}[n]
     for i, (x, y) in enumerate(BAMBOO_LAYOUTS[n]):
-        colour = INK["red"] if red or (n in (5, 7, 9) and i in (0, 4)) else INK["green"]
+        colour = INK["red"] if red or (n in (5, 7, 9) and i in (0, 4)) else ink
         cx, cy = x * w, 12 + y * (h - 24)
-        draw.rounded_rectangle((cx - 7, cy - stick_h / 2, cx + 7, cy + stick_h / 2), 5, fill=colour)
-        draw.line((cx - 7, cy, cx + 7, cy), fill=(255, 255, 240), width=2)
+        if jointed:
+            _bone(draw, cx, cy, stick_h, colour)
+        else:
+            draw.rounded_rectangle(
+                (cx - 7, cy - stick_h / 2, cx + 7, cy + stick_h / 2), 5, fill=colour
+            )
+            draw.line((cx - 7, cy, cx + 7, cy), fill=(255, 255, 240), width=2)
     return _to_bgr(image)
+
+
+def _bone(draw: ImageDraw.ImageDraw, cx: float, cy: float, length: float, colour) -> None:  # type: ignore[no-untyped-def]
+    """A jointed stick: beads pinched at the joints, like an 8 drawn long."""
+    beads = 3 if length > 50 else 2
+    bead = length / beads
+    for k in range(beads):
+        top = cy - length / 2 + k * bead
+        draw.ellipse((cx - 7, top, cx + 7, top + bead + 1), fill=colour)
+    draw.line((cx, cy - length / 2 + 3, cx, cy + length / 2 - 3), fill=(255, 255, 240), width=1)
+
+
+def _draw_bird(draw: ImageDraw.ImageDraw, rng: random.Random) -> None:
+    """A 1s bird: body, head, beak, legs, and a tail or fan of eye spots (a peacock)."""
+    w, h = FACE_SIZE
+    body, tail = INK[rng.choice(("green", "blue"))], INK[rng.choice(("green", "blue", "black"))]
+    cx, cy = w * rng.uniform(0.42, 0.58), h * rng.uniform(0.58, 0.68)
+    if rng.random() < 0.6:  # a fan of small ringed spots above the bird
+        for _ in range(rng.randint(9, 16)):
+            sx, sy = cx + rng.uniform(-42, 42), h * rng.uniform(0.12, 0.45)
+            r = rng.uniform(5, 9)
+            draw.ellipse((sx - r, sy - r, sx + r, sy + r), outline=tail, width=2)
+            draw.ellipse((sx - 2, sy - 2, sx + 2, sy + 2), fill=INK["red"])
+    else:
+        for angle in np.linspace(-0.9, 0.9, rng.randint(4, 7)):
+            draw.line(
+                (cx, cy, cx + 60 * np.sin(angle), cy - 70 * np.cos(angle)), fill=tail, width=5
+            )
+    draw.ellipse((cx - 30, cy - 18, cx + 24, cy + 22), fill=body)
+    hx, hy = cx + 28, cy - 28
+    draw.ellipse((hx - 11, hy - 11, hx + 11, hy + 11), fill=body)
+    draw.polygon([(hx + 9, hy - 3), (hx + 24, hy + 2), (hx + 9, hy + 5)], fill=INK["red"])
+    for leg in (-8, 8):
+        draw.line((cx + leg, cy + 20, cx + leg, cy + 42), fill=INK["red"], width=3)
 
 
 HONOR_TEXT = {1: "東", 2: "南", 3: "西", 4: "北", 6: "發", 7: "中"}
@@ -148,15 +237,20 @@ def render_honor(n: int, rng: random.Random) -> np.ndarray:
     draw = ImageDraw.Draw(image)
     w, h = FACE_SIZE
     if n == 5:
-        if rng.random() < 0.6:  # the framed white dragon of Chinese sets; else a blank face
+        # Half are blank: a blank 白 looks like nothing but ivory, and a classifier that saw few
+        # took real blank 白 for backs (21 of them in the real photos).
+        if rng.random() < 0.5:  # the framed white dragon of Chinese sets; else a blank face
             colour = INK[rng.choice(("blue", "black", "green"))]
             inset = rng.randint(18, 30)
             draw.rectangle(
                 (inset, inset, w - inset, h - inset), outline=colour, width=rng.randint(5, 9)
             )
         return _to_bgr(image)
-    colour = {6: INK["green"], 7: INK["red"]}.get(n, INK[rng.choice(("black", "blue"))])
-    _text(draw, (w / 2, h / 2), HONOR_TEXT[n], _font(rng, rng.randint(96, 124)), colour)
+    # 發 is green in most sets, black or blue in some (the real photos' set paints it black).
+    green_or_not = rng.choices(("green", "black", "blue"), (6, 3, 1))[0]
+    colour = {6: INK[green_or_not], 7: INK["red"]}.get(n, INK[rng.choice(("black", "blue"))])
+    font = _font(rng, rng.randint(96, 124), brush=0.6)
+    _brushed(image, (w / 2, h / 2), HONOR_TEXT[n], font, colour, rng)
     return _to_bgr(image)
 
 

@@ -1,0 +1,100 @@
+"""The synthetic data generator: faces for every tile, deterministic scenes, labels that fit."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from datasets.synth import faces
+from datasets.synth.build import CLASSIFIER_CLASSES, DETECTOR_CLASSES, build
+from datasets.synth.faces import FACE_SIZE, FaceLibrary, render_face
+from datasets.synth.scene import SceneMaker
+from scoring.tiles import ALL_TILES
+
+pytestmark = pytest.mark.skipif(not faces.cjk_fonts(), reason="needs fonts-noto-cjk")
+
+
+@pytest.mark.parametrize("tile", ALL_TILES, ids=lambda t: t.code)
+def test_every_tile_renders_an_inked_face(tile) -> None:  # type: ignore[no-untyped-def]
+    rng = random.Random(4)
+    drawn = [render_face(tile, rng) for _ in range(6)]
+    for face in drawn:
+        assert face.dtype == np.uint8 and face.shape[2] == 3
+        if not tile.is_piece:
+            assert face.shape[:2] == (FACE_SIZE[1], FACE_SIZE[0])
+    # Something is painted on every kind except the blank white dragon.
+    inked = [float(face.std()) > 8 for face in drawn]
+    assert all(inked) if tile.code != "5z" else not all(inked)
+
+
+def test_brushed_text_keeps_its_centre_and_varies() -> None:
+    rng = random.Random(0)
+    font = faces._font(rng, 110)
+    centres, masses = [], []
+    for _ in range(12):
+        image = Image.new("RGB", FACE_SIZE, (255, 255, 255))
+        faces._brushed(image, (75, 100), "發", font, (0, 0, 0), rng)
+        ink = np.asarray(image)[:, :, 0] < 128
+        ys, xs = np.nonzero(ink)
+        centres.append((xs.mean(), ys.mean()))
+        masses.append(int(ink.sum()))
+    for x, y in centres:
+        assert abs(x - 75) < 12 and abs(y - 100) < 12
+    assert len(set(masses)) > 6  # stroke weight, lean and width change from draw to draw
+
+
+def test_brush_fonts_fall_back_to_print_fonts(monkeypatch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    noto = faces.cjk_fonts()[0]
+    (tmp_path / "NotoSans.ttc").symlink_to(noto)
+    monkeypatch.setenv("TILESCORE_CJK_FONTS", str(tmp_path))
+    faces.cjk_fonts.cache_clear()
+    try:
+        assert faces.cjk_fonts(brush=True) == ()
+        assert faces._font(random.Random(1), 40, brush=1.0) is not None
+    finally:
+        faces.cjk_fonts.cache_clear()
+
+
+def test_scenes_are_deterministic_by_seed_and_labels_fit_the_image(tmp_path: Path) -> None:
+    maker = SceneMaker(FaceLibrary(root=tmp_path))  # rendered faces only
+    first, tiles = maker.make(random.Random(21))
+    again, tiles_again = maker.make(random.Random(21))
+    other, _ = maker.make(random.Random(22))
+    assert np.array_equal(first, again)
+    assert [t.box() for t in tiles] == [t.box() for t in tiles_again]
+    assert first.shape != other.shape or not np.array_equal(first, other)
+    h, w = first.shape[:2]
+    assert tiles
+    for tile in tiles:
+        x1, y1, x2, y2 = tile.box()
+        assert -1 <= x1 < x2 <= w + 1 and -1 <= y1 < y2 <= h + 1
+
+
+def _digest(folder: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(folder)): hashlib.md5(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.name not in ("data.yaml", "contact_sheet.png")  # sheet: first job's samples
+    }
+
+
+def test_build_writes_both_sets_the_same_with_any_number_of_jobs(tmp_path: Path) -> None:
+    one, two = tmp_path / "one", tmp_path / "two"
+    summary = build(one, scenes=4, seed=5, real_xiangqi=False, jobs=1)
+    build(two, scenes=4, seed=5, real_xiangqi=False, jobs=2)
+    assert summary["scenes"] == 4 and summary["crops"] > 4
+    assert _digest(one) == _digest(two)
+    labels = list((one / "detect" / "labels").rglob("*.txt"))
+    assert len(labels) == 4
+    for path in labels:
+        for line in path.read_text().splitlines():
+            class_id, *box = line.split()
+            assert 0 <= int(class_id) < len(DETECTOR_CLASSES)
+            assert all(0.0 <= float(v) <= 1.0 for v in box)
+    classes = {p.parent.name for p in (one / "classify").rglob("*.jpg")}
+    assert classes <= set(CLASSIFIER_CLASSES) and len(classes) > 3
