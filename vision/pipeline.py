@@ -82,6 +82,14 @@ class TilePipeline:
         timing["total"] = _ms(start)
         return PhotoReading(reading_order(tuple(tiles)), timing)
 
+    def find(
+        self, image: np.ndarray
+    ) -> list[tuple[tuple[float, float, float, float], float, ModelClass]]:
+        """The detector's boxes alone, unread: box, score and kind. For mining the detector's
+        mistakes on labelled images (``datasets.synth.hard_negatives``)."""
+        boxes, scores, kinds = self._detect(image, {})
+        return list(zip(boxes, scores, kinds, strict=True))
+
     def _detect(
         self, image: np.ndarray, timing: dict[str, float]
     ) -> tuple[list[tuple[float, float, float, float]], list[float], list[ModelClass]]:

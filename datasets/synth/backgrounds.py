@@ -71,7 +71,8 @@ def table_surface(rng: random.Random, size: int = 1024) -> np.ndarray:
     if kind == "old":
         return background(rng, size, size)
     if kind == "keyboard":  # tiles dropped on a laptop: its keys are tile-sized, dark, lettered
-        image = table_surface(rng, size)  # the desk around it
+        # The desk around it; drawing needs a contiguous array, and some surfaces are views.
+        image = np.ascontiguousarray(table_surface(rng, size))
         x1 = rng.randrange(0, size // 3)
         y1 = rng.randrange(0, size // 3)
         keyboard(

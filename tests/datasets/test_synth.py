@@ -79,7 +79,8 @@ def _digest(folder: Path) -> dict[str, str]:
     return {
         str(p.relative_to(folder)): hashlib.md5(p.read_bytes()).hexdigest()
         for p in sorted(folder.rglob("*"))
-        if p.is_file() and p.name not in ("data.yaml", "contact_sheet.png")  # sheet: first job's samples
+        if p.is_file()
+        and p.name not in ("data.yaml", "contact_sheet.png")  # sheet: first job's samples
     }
 
 
