@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.synth.hard_negatives import mistakes, mine
+from datasets.synth.hard_negatives import mine, mistakes
 
 ROOT = Path(__file__).resolve().parents[2]
 TILE = np.array([[100, 100, 160, 180]], np.float32)

@@ -1,0 +1,52 @@
+"""Merging builds: every crop linked once, detection training lists every build."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from datasets.synth.merge import detect_yaml, merge_classify
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _fake_build(root: Path, seed: int) -> Path:
+    for split in ("train", "val"):
+        (root / "detect" / "images" / split).mkdir(parents=True)
+        for label in ("1m", "not_a_tile"):
+            folder = root / "classify" / split / label
+            folder.mkdir(parents=True)
+            (folder / f"s{seed}_00000_0.jpg").write_bytes(f"{seed}{split}{label}".encode())
+    return root
+
+
+def test_merge_links_every_crop_and_lists_every_training_folder(tmp_path: Path) -> None:
+    a, b = _fake_build(tmp_path / "a", 1), _fake_build(tmp_path / "b", 2)
+    out = tmp_path / "out"
+    assert merge_classify([a, b], out / "classify") == 8
+    merged = out / "classify" / "train" / "1m" / "s2_00000_0.jpg"
+    assert merged.read_bytes() == b"2train1m"
+    assert (
+        merged.stat().st_ino == (b / "classify" / "train" / "1m" / "s2_00000_0.jpg").stat().st_ino
+    )
+    assert merge_classify([a, b], out / "classify") == 8  # again: nothing doubled
+    text = detect_yaml([a, b], out).read_text()
+    assert (
+        f"train: [{(a / 'detect/images/train').resolve()}, {(b / 'detect/images/train').resolve()}]"
+        in text
+    )
+    assert f"val: [{(b / 'detect/images/val').resolve()}]" in text
+    assert "  2: back\n" in text
+
+
+def test_merge_refuses_a_folder_that_is_not_a_build(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "datasets.synth.merge", "--out", str(tmp_path / "o"), str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2
+    assert "is not a datasets.synth build" in result.stderr
+    assert result.stderr.count("\n") == 1
