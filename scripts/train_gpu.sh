@@ -70,6 +70,16 @@ prepare() {  # on the machine with internet and the shared data; .whl and .carry
         --text="${chars}0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
     done
   done
+  # The brush fonts (fonts-arphic-*, fonts-cwtex-kai, fonts-wqy-zenhei): "kai", "ming" or "hei"
+  # in a file's name marks it as one for faces.cjk_fonts(brush=True).
+  for font in /usr/share/fonts/truetype/arphic/u{kai,ming}.ttc /usr/share/fonts/truetype/cwtex/cwkai.ttf \
+      /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc; do
+    [ -f "$font" ] || continue
+    local name
+    name=$(basename "${font%.*}")
+    "$venv/bin/pyftsubset" "$font" --font-number=0 --output-file=".carry/fonts/$name-0.ttf" \
+      --text="$chars"
+  done
   du -sh .whl .carry
 }
 

@@ -43,13 +43,15 @@ def cjk_fonts(brush: bool = False) -> tuple[str, ...]:
     override = os.environ.get("TILESCORE_CJK_FONTS")
     if override:
         files = sorted(str(p) for p in Path(override).glob("*.[ot]t[fc]"))
-        if brush:
-            return tuple(f for f in files if any(k in Path(f).name for k in ("kai", "ming", "hei")))
-        return tuple(files)
+        return tuple(f for f in files if _is_brush(f) == brush)
     found: list[str] = []
     for pattern in BRUSH_FONT_GLOBS if brush else FONT_GLOBS:
         found += sorted(str(p) for p in Path("/").glob(pattern.lstrip("/")))
     return tuple(found)
+
+
+def _is_brush(path: str) -> bool:
+    return any(k in Path(path).name for k in ("kai", "ming", "hei"))
 
 
 def _ivory(rng: random.Random) -> tuple[int, int, int]:
