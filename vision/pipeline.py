@@ -25,6 +25,7 @@ DETECT_CONFIDENCE = 0.25
 fact about the model, picked by ``benchmarks/threshold_sweep.py`` on labelled real photos."""
 NMS_IOU = 0.5
 MAX_TILES = 400  # a full table (four hands, melds, flowers, discards) is 150+ tiles
+ZOOM_GAIN = 1.3  # a second look is taken only when it shows the tiles this much bigger
 READ_AGAIN_BELOW = 0.9  # a classifier read less sure than this is read again, turned round
 ALTERNATIVE_MIN = 0.05  # a runner-up below this is noise, not an alternative worth showing
 
@@ -44,6 +45,10 @@ class TilePipeline:
         self.detect_confidence = float(
             detector.info.metadata.get("detect_confidence", DETECT_CONFIDENCE)
         )
+        # The tile size (input pixels) below which the detector finds tiles poorly: its
+        # metadata's ``zoom_below``, from the sizes it learnt on. Without one, no second look.
+        zoom_below = detector.info.metadata.get("zoom_below")
+        self.zoom_below = float(zoom_below) if zoom_below else None
         if classifier is not None:
             classes = classifier.info.classes
             codes = [c.code for c in classes]
@@ -94,22 +99,49 @@ class TilePipeline:
         self, image: np.ndarray, timing: dict[str, float]
     ) -> tuple[list[tuple[float, float, float, float]], list[float], list[ModelClass]]:
         info = self.detector.info
+        boxes, scores, class_ids = self._detect_in(image, timing)
+        region = zoom_region(
+            boxes, image.shape[1], image.shape[0], info.input_size[0], self.zoom_below
+        )
+        if region is not None:
+            # A second look: tiles far from the camera are a dozen pixels in the network's
+            # input, below what it learnt to find. The part of the photo that holds them,
+            # enlarged to the full input, shows them at a size it knows; its boxes replace the
+            # first look's there (the first look's boxes elsewhere stay).
+            x1, y1, x2, y2 = region
+            near, near_scores, near_ids = self._detect_in(image[y1:y2, x1:x2], timing)
+            near += np.array([x1, y1, x1, y1], np.float32)
+            centres_x = (boxes[:, 0] + boxes[:, 2]) / 2
+            centres_y = (boxes[:, 1] + boxes[:, 3]) / 2
+            outside = (centres_x < x1) | (centres_x > x2) | (centres_y < y1) | (centres_y > y2)
+            boxes = np.concatenate([boxes[outside], near])
+            scores = np.concatenate([scores[outside], near_scores])
+            class_ids = np.concatenate([class_ids[outside], near_ids])
+            keep = nms(boxes, scores, NMS_IOU, MAX_TILES)
+            boxes, scores, class_ids = boxes[keep], scores[keep], class_ids[keep]
+        box_list = [tuple(float(v) for v in box) for box in boxes]
+        kinds = [info.classes[int(i)] for i in class_ids]
+        return box_list, [float(s) for s in scores], kinds  # type: ignore[return-value]
+
+    def _detect_in(
+        self, image: np.ndarray, timing: dict[str, float]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One detector pass: boxes in ``image``'s pixels, scores, class ids, after NMS."""
+        info = self.detector.info
         start = time.perf_counter()
         boxed, params = letterbox(image, info.input_size[0])
         batch = to_batch([boxed], info.scale, info.channel_order)
-        timing["letterbox"] = _ms(start)
+        _add_ms(timing, "letterbox", start)
         start = time.perf_counter()
         output = self.detector.run(batch)
-        timing["detector"] = _ms(start)
+        _add_ms(timing, "detector", start)
         start = time.perf_counter()
         boxes, scores, class_ids = decode_yolo(output, self.detect_confidence)
         keep = nms(boxes, scores, NMS_IOU, MAX_TILES)
         height, width = image.shape[:2]
         mapped = clip_boxes(to_original(boxes[keep], params), width, height)
-        timing["nms"] = _ms(start)
-        box_list = [tuple(float(v) for v in box) for box in mapped]
-        kinds = [info.classes[int(i)] for i in class_ids[keep]]
-        return box_list, [float(s) for s in scores[keep]], kinds  # type: ignore[return-value]
+        _add_ms(timing, "nms", start)
+        return mapped.astype(np.float32), scores[keep], class_ids[keep]
 
     def _classify(
         self,
@@ -232,6 +264,37 @@ def _single_stage(
 
 def _ms(since: float) -> float:
     return round((time.perf_counter() - since) * 1000, 2)
+
+
+def _add_ms(timing: dict[str, float], stage: str, since: float) -> None:
+    timing[stage] = round(timing.get(stage, 0.0) + _ms(since), 2)
+
+
+def zoom_region(
+    boxes: np.ndarray, width: int, height: int, input_size: int, below: float | None
+) -> tuple[int, int, int, int] | None:
+    """The part of a photo worth a second, closer look, or None.
+
+    When the tiles found are small in the detector's input (median short side under ``below``
+    pixels) and they lie together in a part of the photo that, enlarged to the
+    input, shows them at least ``ZOOM_GAIN`` times bigger: that part, with a margin of three
+    tiles around the boxes (tiles the first look missed lie beside the ones it found).
+    """
+    if below is None or len(boxes) == 0:
+        return None
+    scale = input_size / max(width, height)
+    short = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    tile = float(np.median(short))
+    if tile * scale >= below:
+        return None
+    margin = 3 * tile
+    x1 = max(0, int(boxes[:, 0].min() - margin))
+    y1 = max(0, int(boxes[:, 1].min() - margin))
+    x2 = min(width, int(boxes[:, 2].max() + margin))
+    y2 = min(height, int(boxes[:, 3].max() + margin))
+    if max(width, height) / max(x2 - x1, y2 - y1) < ZOOM_GAIN:
+        return None
+    return x1, y1, x2, y2
 
 
 _LOADED: dict[tuple[object, ...], TilePipeline] = {}

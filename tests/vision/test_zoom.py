@@ -1,0 +1,76 @@
+"""The second look: tiles small in the detector's input are found again in an enlarged part."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import cv2
+import numpy as np
+
+from tests.cli_run import REPO
+from vision.pipeline import load_pipeline, zoom_region
+
+PHOTOS = REPO / "examples" / "photos"
+BELOW = 34.0
+
+
+def _tiles(size: float, *corners: tuple[float, float]) -> np.ndarray:
+    return np.array([(x, y, x + size, y + size * 1.35) for x, y in corners], np.float32)
+
+
+def test_the_shipped_detector_names_its_small_tile_size() -> None:
+    assert load_pipeline(REPO / "models", threads=1).zoom_below == BELOW
+
+
+def test_big_tiles_get_no_second_look() -> None:
+    # 4000-pixel photo into 640: a tile needs 34/0.16 = 212 photo pixels to be big enough.
+    boxes = _tiles(BELOW / 0.16 + 5, (1000, 1000), (1300, 1000))
+    assert zoom_region(boxes, 4000, 3000, 640, BELOW) is None
+
+
+def test_small_tiles_together_get_their_part_with_a_margin_of_three_tiles() -> None:
+    boxes = _tiles(100, (1000, 1000), (1100, 1000), (1200, 1000))
+    assert zoom_region(boxes, 4000, 3000, 640, BELOW) == (700, 700, 1600, 1435)
+
+
+def test_small_tiles_spread_over_the_photo_get_no_second_look() -> None:
+    boxes = _tiles(100, (100, 100), (3700, 2700))
+    assert zoom_region(boxes, 4000, 3000, 640, BELOW) is None
+    assert zoom_region(np.zeros((0, 4), np.float32), 4000, 3000, 640, BELOW) is None
+
+
+def test_the_margin_stops_at_the_photos_edge() -> None:
+    boxes = _tiles(100, (50, 2800))
+    assert zoom_region(boxes, 4000, 3000, 640, BELOW) == (0, 2500, 450, 3000)
+
+
+def test_a_far_away_hand_is_read_whole_with_the_second_look(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # The shipped example hand at a third of its size on a plain table: a dozen pixels a tile
+    # in the detector's input.
+    photo = cv2.imread(str(PHOTOS / "taiwan-pinghu.jpg"))
+    expected = json.loads((PHOTOS / "taiwan-pinghu.json").read_text())
+    h, w = photo.shape[:2]
+    small = cv2.resize(photo, (w // 3, h // 3), interpolation=cv2.INTER_AREA)
+    table = np.full_like(photo, (60, 120, 50))
+    table[h // 3 : h // 3 + small.shape[0], w // 4 : w // 4 + small.shape[1]] = small
+    pipeline = load_pipeline(REPO / "models", threads=1)
+    passes: list[int] = []
+    run = pipeline.detector.run
+    monkeypatch.setattr(pipeline.detector, "run", lambda batch: passes.append(1) or run(batch))
+    reading = pipeline.read(table)
+    assert len(passes) == 2
+    read = Counter(t.code for t in reading.tiles)
+    labelled = Counter(t["code"] for t in expected["tiles"])
+    # Nothing misread; all 17 hand tiles found (the flower set apart, a third of its size,
+    # may be missed).
+    assert read <= labelled and read.total() >= labelled.total() - 1
+    # Every box lies on the small hand, in the whole photo's pixels.
+    for tile in reading.tiles:
+        x1, y1, x2, y2 = tile.box
+        assert w // 4 - 5 <= x1 < x2 <= w // 4 + small.shape[1] + 5
+        assert h // 3 - 5 <= y1 < y2 <= h // 3 + small.shape[0] + 5
+    monkeypatch.setattr(pipeline, "zoom_below", None)  # a detector whose metadata names none
+    passes.clear()
+    pipeline.read(table)
+    assert len(passes) == 1
