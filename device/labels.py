@@ -1,8 +1,10 @@
 """The label store: one JSON file per photo, written atomically, in the detect-label shape.
 
 ``{"image", "width", "height", "status": "proposed"|"done", "tiles": [{"code", "box",
-"face_down", "rotated"}]}``. Photos are found by name inside the photo folder only: a name from a
-request is checked against the folder's own listing, never joined into a path as given.
+"face_down", "rotated"}]}``, plus optional text ``"tile_set"`` and ``"notes"`` (the page edits the
+notes; a label without them is as valid as before). Photos are found by name inside the photo
+folder only: a name from a request is checked against the folder's own listing, never joined into
+a path as given.
 """
 
 from __future__ import annotations
@@ -104,9 +106,13 @@ def validate_label(name: str, label: Any) -> dict[str, Any]:
         "status": status,
         "tiles": tiles,
     }
-    for key in ("tile_set", "notes"):
-        if isinstance(label.get(key), str):
-            out[key] = label[key]
+    if isinstance(label.get("tile_set"), str):
+        out["tile_set"] = label["tile_set"]
+    notes = label.get("notes")
+    if notes is not None and not isinstance(notes, str):
+        raise TilescoreError("label notes must be text")
+    if notes and notes.strip():  # blank notes are no notes: the file keeps its old shape
+        out["notes"] = notes
     return out
 
 

@@ -1,5 +1,6 @@
 """The label store, exports and imports, and the labelling page in real headless Chromium."""
 
+import contextlib
 import json
 import shutil
 import socket
@@ -109,8 +110,10 @@ def test_report_counts_classes(folder):
     assert report["photos"] == 2 and report["per_class"]["7p"] == 2
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="Debian chromium is not installed")
-def test_fix_a_box_and_a_class_in_the_browser_then_export(folder, tmp_path):
+@contextlib.contextmanager
+def label_page(folder, tmp_path):
+    """The labelling page for ``folder`` in headless Chromium, on the first photo; every wait is
+    generous (the machine may be busy)."""
     playwright = pytest.importorskip("playwright.sync_api")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -134,7 +137,7 @@ def test_fix_a_box_and_a_class_in_the_browser_then_export(folder, tmp_path):
         stderr=subprocess.STDOUT,
     )
     try:
-        for _ in range(100):
+        for _ in range(300):
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/api/photos", timeout=1)
                 break
@@ -145,26 +148,58 @@ def test_fix_a_box_and_a_class_in_the_browser_then_export(folder, tmp_path):
                 executable_path=CHROMIUM,
                 args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
             )
-            page = browser.new_page(viewport={"width": 1400, "height": 900})
-            page.goto(f"http://127.0.0.1:{port}/")
-            page.wait_for_function("document.querySelector('#status').textContent.endsWith('.jpg')")
-            first = page.inner_text("#status")
-            label = json.loads((folder / "labels" / first.replace(".jpg", ".json")).read_text())
-            x1, y1, x2, y2 = label["tiles"][0]["box"]
-            # Click the middle of the first box (canvas pixels -> page pixels).
-            box = page.locator("#canvas").bounding_box()
-            scale = box["width"] / label["width"]
-            page.mouse.click(box["x"] + (x1 + x2) / 2 * scale, box["y"] + (y1 + y2) / 2 * scale)
-            page.click("#classes button[data-code='9s']")
-            page.keyboard.press("ArrowRight")
-            page.wait_for_function(
-                "document.querySelector('#status').textContent.startsWith('saved')"
-            )
-            time.sleep(0.5)
-            browser.close()
+            try:
+                page = browser.new_page(viewport={"width": 1400, "height": 900})
+                page.set_default_timeout(60_000)
+                page.goto(f"http://127.0.0.1:{port}/")
+                page.wait_for_function(
+                    "document.querySelector('#status').textContent.endsWith('.jpg')"
+                )
+                yield page
+            finally:
+                browser.close()
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def wait_saved(page):
+    """Until every change made so far is on disk (saves go out one at a time)."""
+    try:
+        page.wait_for_function(
+            "inflight === null && document.querySelector('#status').textContent.startsWith('saved')"
+        )
+    except Exception as error:  # playwright's TimeoutError: say what the page shows instead
+        raise AssertionError(
+            f"nothing saved; the page says {page.inner_text('#status')!r}"
+        ) from error
+
+
+def to_page(page, label, x, y):
+    """Image pixels -> page pixels."""
+    box = page.locator("#canvas").bounding_box()
+    scale = box["width"] / label["width"]
+    return box["x"] + x * scale, box["y"] + y * scale
+
+
+def drag(page, start, end):
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*end, steps=6)
+    page.mouse.up()
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian chromium is not installed")
+def test_fix_a_box_and_a_class_in_the_browser_then_export(folder, tmp_path):
+    with label_page(folder, tmp_path) as page:
+        first = page.inner_text("#status")
+        label = json.loads((folder / "labels" / first.replace(".jpg", ".json")).read_text())
+        x1, y1, x2, y2 = label["tiles"][0]["box"]
+        # Click the middle of the first box (canvas pixels -> page pixels).
+        page.mouse.click(*to_page(page, label, (x1 + x2) / 2, (y1 + y2) / 2))
+        page.click("#classes button[data-code='9s']")
+        page.keyboard.press("ArrowRight")
+        wait_saved(page)
     saved = json.loads((folder / "labels" / first.replace(".jpg", ".json")).read_text())
     assert saved["tiles"][0]["code"] == "9s"
     assert saved["tiles"][0]["box"][0] == pytest.approx(x1 + 2, abs=0.2)
@@ -201,3 +236,159 @@ def test_photos_load_when_the_folder_is_given_relative_to_the_working_folder(fol
     response = client.get("/api/photos/taiwan-melds.jpg/image")
     assert response.status_code == 200
     assert response.data[:2] == b"\xff\xd8"  # the JPEG itself
+
+
+def test_notes_are_kept_as_text_and_blank_notes_leave_the_old_shape():
+    tiles = [{"box": [0, 0, 5, 5], "code": "5m"}]
+    assert validate_label("x.jpg", {"tiles": tiles, "notes": "one cut off"})["notes"] == (
+        "one cut off"
+    )
+    assert "notes" not in validate_label("x.jpg", {"tiles": tiles, "notes": "  \n"})
+    assert "notes" not in validate_label("x.jpg", {"tiles": tiles, "notes": None})
+    with pytest.raises(TilescoreError, match="notes must be text"):
+        validate_label("x.jpg", {"tiles": tiles, "notes": ["a"]})
+
+
+def test_the_real_labels_load_and_validate_unchanged():
+    """The page saves what validate_label gives: for every real label (notes, tile sets) that is
+    the file as it is, so opening and saving one changes nothing (the files are only read)."""
+    files = sorted((REPO / "datasets" / "real" / "labels").glob("*.json"))
+    assert files
+    for path in files:
+        label = json.loads(path.read_text("utf-8"))
+        assert validate_label(label["image"], label) == label, path.name
+    assert any("notes" in json.loads(p.read_text("utf-8")) for p in files)
+
+
+def first_label(folder, page):
+    path = folder / "labels" / page.inner_text("#status").replace(".jpg", ".json")
+    return path, json.loads(path.read_text())
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian chromium is not installed")
+def test_resize_from_a_corner_and_an_edge_and_an_edge_press_draws_no_box(folder, tmp_path):
+    with label_page(folder, tmp_path) as page:
+        path, label = first_label(folder, page)
+        count = len(label["tiles"])
+        scale = page.locator("#canvas").bounding_box()["width"] / label["width"]
+        x1, y1, x2, y2 = label["tiles"][0]["box"]  # the top-left tile: nothing left of it
+        # Nothing selected: a press 2 px outside the left edge takes that edge.
+        start = to_page(page, label, x1, (y1 + y2) / 2)
+        drag(page, (start[0] - 2, start[1]), (start[0] - 22, start[1]))
+        wait_saved(page)
+        saved = json.loads(path.read_text())
+        assert len(saved["tiles"]) == count
+        left = saved["tiles"][0]["box"][0]
+        assert left == pytest.approx(x1 - 20 / scale, abs=2.5)
+        assert saved["tiles"][0]["box"][1:] == [y1, x2, y2]
+        # The top-left corner handle of the (now selected) box.
+        corner = to_page(page, label, left, y1)
+        drag(page, corner, (corner[0] - 12, corner[1] - 10))
+        wait_saved(page)
+        saved = json.loads(path.read_text())
+        bx1, by1, bx2, by2 = saved["tiles"][0]["box"]
+        assert bx1 == pytest.approx(left - 12 / scale, abs=2.5)
+        assert by1 == pytest.approx(y1 - 10 / scale, abs=2.5)
+        assert (bx2, by2) == (x2, y2)
+        # A press just above another box's top edge, dragged up and right far enough to draw a
+        # box on empty photo: it moves that edge only.
+        tx1, ty1, tx2, ty2 = label["tiles"][4]["box"]
+        top = to_page(page, label, (tx1 + tx2) / 2, ty1)
+        drag(page, (top[0], top[1] - 2), (top[0] + 25, top[1] - 27))
+        wait_saved(page)
+        saved = json.loads(path.read_text())
+        assert len(saved["tiles"]) == count
+        assert saved["tiles"][4]["box"][1] == pytest.approx(ty1 - 25 / scale, abs=2.5)
+        assert [saved["tiles"][4]["box"][i] for i in (0, 2, 3)] == [tx1, tx2, ty2]
+        assert page.inner_text("#selected").startswith("box 4:")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian chromium is not installed")
+def test_undo_and_redo_a_delete_and_a_move_are_saved(folder, tmp_path):
+    with label_page(folder, tmp_path) as page:
+        path, label = first_label(folder, page)
+        count = len(label["tiles"])
+        x1, y1, x2, y2 = label["tiles"][3]["box"]
+        page.mouse.click(*to_page(page, label, (x1 + x2) / 2, (y1 + y2) / 2))
+        page.keyboard.press("Delete")
+        wait_saved(page)
+        tiles = json.loads(path.read_text())["tiles"]
+        assert len(tiles) == count - 1 and [x1, y1, x2, y2] not in [t["box"] for t in tiles]
+
+        def after(action):
+            action()
+            wait_saved(page)
+            saved = json.loads(path.read_text())
+            # what the file holds is what the page shows
+            assert saved["tiles"] == page.evaluate("label.tiles")
+            return saved["tiles"]
+
+        tiles = after(lambda: page.keyboard.press("Control+z"))
+        assert len(tiles) == count and tiles[3] == label["tiles"][3]
+        assert page.inner_text("#selected").startswith("box 3:")
+        tiles = after(lambda: page.keyboard.press("Control+Shift+z"))
+        assert len(tiles) == count - 1 and tiles[3] == label["tiles"][4]
+        tiles = after(lambda: page.click("#undo"))
+        assert len(tiles) == count and tiles[3]["box"] == [x1, y1, x2, y2]
+        tiles = after(lambda: page.keyboard.press("Control+y"))
+        assert len(tiles) == count - 1
+        tiles = after(lambda: page.click("#undo"))
+        assert tiles == label["tiles"]
+        # a move, undone: back where it was, saved
+        page.mouse.click(*to_page(page, label, (x1 + x2) / 2, (y1 + y2) / 2))
+        tiles = after(lambda: page.keyboard.press("ArrowDown"))
+        assert tiles[3]["box"] == [x1, y1 + 2, x2, y2 + 2]
+        tiles = after(lambda: page.click("#undo"))
+        assert tiles == label["tiles"]
+        tiles = after(lambda: page.click("#redo"))
+        assert tiles[3]["box"] == [x1, y1 + 2, x2, y2 + 2]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian chromium is not installed")
+def test_shift_tab_selects_the_previous_box(folder, tmp_path):
+    with label_page(folder, tmp_path) as page:
+        _, label = first_label(folder, page)
+        x1, y1, x2, y2 = label["tiles"][5]["box"]
+        page.mouse.click(*to_page(page, label, (x1 + x2) / 2, (y1 + y2) / 2))
+        assert page.inner_text("#selected").startswith("box 5:")
+        page.keyboard.press("Shift+Tab")
+        assert page.inner_text("#selected").startswith("box 4:")
+        page.keyboard.press("Shift+Tab")
+        assert page.inner_text("#selected").startswith("box 3:")
+        page.keyboard.press("Tab")
+        assert page.inner_text("#selected").startswith("box 4:")
+        page.keyboard.press("Escape")
+        page.keyboard.press("Shift+Tab")
+        last = len(label["tiles"]) - 1
+        assert page.inner_text("#selected").startswith(f"box {last}:")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian chromium is not installed")
+def test_notes_typed_are_saved_and_reload_and_keys_in_them_are_text(folder, tmp_path):
+    with label_page(folder, tmp_path) as page:
+        path, label = first_label(folder, page)
+        x1, y1, x2, y2 = label["tiles"][2]["box"]
+        page.mouse.click(*to_page(page, label, (x1 + x2) / 2, (y1 + y2) / 2))
+        text = "Two tiles cut off; frn p\nsecond line"
+        page.click("#notes")
+        page.keyboard.type(text)
+        page.keyboard.press("Control+z")  # the field's own undo, not the boxes'
+        page.fill("#notes", text)
+        page.keyboard.press("Tab")  # leaving the field saves it
+        wait_saved(page)
+        saved = json.loads(path.read_text())
+        assert saved["notes"] == text
+        # f, r, n, p typed into the notes did nothing to the box or the photo
+        assert saved["tiles"] == label["tiles"]
+        assert page.inner_text("#status") == f"saved {path.stem}.jpg"
+        # a box edit and its undo keep the notes
+        page.keyboard.press("f")
+        wait_saved(page)
+        assert json.loads(path.read_text())["tiles"][2]["face_down"] is True
+        page.keyboard.press("Control+z")
+        wait_saved(page)
+        saved = json.loads(path.read_text())
+        assert saved["tiles"] == label["tiles"] and saved["notes"] == text
+        page.reload()
+        page.wait_for_function("document.querySelector('#status').textContent.endsWith('.jpg')")
+        assert page.input_value("#notes") == text
