@@ -24,7 +24,7 @@ from vision import pipeline as pipeline_module  # noqa: E402
 from vision.evaluate import Evaluation, match_photo  # noqa: E402
 from vision.images import load_image  # noqa: E402
 from vision.labels import find_photo, load_labels  # noqa: E402
-from vision.tile_sets import beside, load_tile_sets, reads_red_fives  # noqa: E402
+from vision.tile_sets import beside, has_coloured_backs, load_tile_sets, reads_red_fives  # noqa: E402
 
 FLOOR = 0.05
 THRESHOLDS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
@@ -47,7 +47,8 @@ def main() -> int:
     for label in labels:
         image = load_image(find_photo(label, args.photos))
         red_fives = reads_red_fives(tile_sets, label.tile_set)
-        reads.append(reader.read(image, red_fives=red_fives).tiles)
+        coloured_backs = has_coloured_backs(tile_sets, label.tile_set)
+        reads.append(reader.read(image, red_fives=red_fives, coloured_backs=coloured_backs).tiles)
     print(f"models: {' + '.join(m.name for m in reader.models)}; its threshold {shipped}")
     print("tiles: found and read right; photos: every tile right, nothing extra")
     head = f"{'tiles':>7} {'photos':>7} {'recall':>7} {'precis.':>7}"

@@ -36,6 +36,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_false",
         help="the tile set has no red fives: a five read as red is a plain five",
     )
+    parser.add_argument(
+        "--white-backs",
+        dest="coloured_backs",
+        action="store_false",
+        help="the tile set's backs are white like its faces: a plain white tile is left as the "
+        "classifier reads it (back or blank 白) instead of being told by its colour",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,7 +54,9 @@ def run(args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     for path in args.photos:
         try:
-            results.append(read_photo(pipeline, path, args.annotate, args.red_fives))
+            results.append(
+                read_photo(pipeline, path, args.annotate, args.red_fives, args.coloured_backs)
+            )
         except TilescoreError as error:
             results.append({"image": str(path), "error": str(error)})
         if not args.json:
@@ -58,7 +67,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def read_photo(
-    pipeline: Any, path: Path, annotate_dir: Path | None, red_fives: bool = True
+    pipeline: Any,
+    path: Path,
+    annotate_dir: Path | None,
+    red_fives: bool = True,
+    coloured_backs: bool = True,
 ) -> dict[str, Any]:
     """The detect JSON of one photo (docs/contracts.md); writes the annotated copy if asked."""
     from vision.images import load_image
@@ -66,7 +79,7 @@ def read_photo(
     start = time.perf_counter()
     image = load_image(path)
     decode_ms = round((time.perf_counter() - start) * 1000, 2)
-    reading = pipeline.read(image, red_fives=red_fives)
+    reading = pipeline.read(image, red_fives=red_fives, coloured_backs=coloured_backs)
     timing = {"decode": decode_ms, **reading.timing_ms}
     timing["total"] = round(decode_ms + reading.timing_ms["total"], 2)
     if annotate_dir is not None:

@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.images import load_image
     from vision.labels import find_photo, load_labels
     from vision.pipeline import load_pipeline
-    from vision.tile_sets import reads_red_fives
+    from vision.tile_sets import has_coloured_backs, reads_red_fives
 
     labels = load_labels(args.labels)
     tile_sets = _tile_sets(args)
@@ -87,7 +87,11 @@ def run(args: argparse.Namespace) -> int:
         start = time.perf_counter()
         image = load_image(photo)
         decode_ms = round((time.perf_counter() - start) * 1000, 2)
-        reading = pipeline.read(image, red_fives=red_fives[label.image])
+        reading = pipeline.read(
+            image,
+            red_fives=red_fives[label.image],
+            coloured_backs=has_coloured_backs(tile_sets, label.tile_set),
+        )
         timing = {"decode": decode_ms, **reading.timing_ms}
         timing["total"] = round(decode_ms + reading.timing_ms["total"], 2)
         results.append(match_photo(label, reading.tiles, timing))
@@ -114,7 +118,10 @@ def _tile_sets(args: argparse.Namespace) -> dict[str, TileSet]:
 
 
 def _tile_set_facts(tile_sets: dict[str, TileSet]) -> dict[str, dict[str, bool]]:
-    return {name: {"red_fives": t.red_fives} for name, t in sorted(tile_sets.items())}
+    return {
+        name: {"red_fives": t.red_fives, "coloured_backs": t.coloured_backs}
+        for name, t in sorted(tile_sets.items())
+    }
 
 
 SUMMARY_KEYS = (

@@ -8,10 +8,12 @@ batch. A single-stage detector (classes that are tile codes) reads tiles without
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
+from vision.blank_faces import BLANK_CODE, face_white, is_back, is_blank_face
 from vision.boxes import clip_boxes, decode_yolo, letterbox, nms, to_original
 from vision.crops import crop_upright, to_batch
 from vision.detection import LOW_CONFIDENCE, Detection, PhotoReading, reading_order
@@ -68,11 +70,15 @@ class TilePipeline:
             infos.append(self.classifier.info)
         return tuple(infos)
 
-    def read(self, image: np.ndarray, red_fives: bool = True) -> PhotoReading:
+    def read(
+        self, image: np.ndarray, red_fives: bool = True, coloured_backs: bool = True
+    ) -> PhotoReading:
         """Every tile in a BGR photo, in reading order, with milliseconds per stage.
 
         ``red_fives=False`` is for a tile set (or a rule set) without red fives: a five read as
         red is a plain five. Sets whose plain fives carry red (most Chinese sets) need it.
+        ``coloured_backs=False`` is for a set whose backs are white: its blank 白 and its backs
+        are not told apart by colour (vision/blank_faces.py).
         """
         timing: dict[str, float] = {}
         start = time.perf_counter()
@@ -83,7 +89,7 @@ class TilePipeline:
                 for box, score, kind in zip(boxes, scores, kinds, strict=True)
             ]
         else:
-            tiles = self._classify(image, boxes, scores, kinds, timing, red_fives)
+            tiles = self._classify(image, boxes, scores, kinds, timing, red_fives, coloured_backs)
         timing["total"] = _ms(start)
         return PhotoReading(reading_order(tuple(tiles)), timing)
 
@@ -151,6 +157,7 @@ class TilePipeline:
         kinds: list[ModelClass],
         timing: dict[str, float],
         red_fives: bool = True,
+        coloured_backs: bool = True,
     ) -> list[Detection]:
         assert self.classifier is not None
         info = self.classifier.info
@@ -174,6 +181,7 @@ class TilePipeline:
         timing["classifier"] = _ms(start)
         row_of = {tile: row for row, tile in enumerate(to_read)}
         tiles: list[Detection] = []
+        read_crops: list[tuple[Detection, np.ndarray]] = []  # mahjong tiles the classifier read
         for i, (box, score, kind) in enumerate(zip(boxes, scores, kinds, strict=True)):
             if i not in row_of:
                 tiles.append(
@@ -185,6 +193,11 @@ class TilePipeline:
             tile = self._read_tile(probabilities[row_of[i]], box, score, kind)
             if tile is not None:
                 tiles.append(tile)
+                if kind.name != "piece":
+                    read_crops.append((tile, crops[row_of[i]]))
+        if coloured_backs:
+            settled = _blank_or_back(read_crops)
+            tiles = [settled.get(id(tile), tile) for tile in tiles]
         return tiles
 
     def _run_classifier(self, crops: list[np.ndarray]) -> np.ndarray:
@@ -245,6 +258,29 @@ class TilePipeline:
             low_confidence=confidence < LOW_CONFIDENCE,
             alternatives=alternatives,
         )
+
+
+def _blank_or_back(read_crops: list[tuple[Detection, np.ndarray]]) -> dict[int, Detection]:
+    """Blank 白 read as backs, and backs read as 白, set right by their colour beside the photo's
+    face-up tiles (vision/blank_faces.py); keyed by ``id`` of the tile they replace."""
+    white = face_white(
+        [crop for tile, crop in read_crops if tile.code is not None],
+        [crop for tile, crop in read_crops if tile.code is None],
+    )
+    if white is None:
+        return {}
+    settled: dict[int, Detection] = {}
+    for tile, crop in read_crops:
+        if tile.face_down and is_blank_face(crop, white):
+            settled[id(tile)] = replace(
+                tile,
+                code=BLANK_CODE,
+                face_down=False,
+                alternatives=(("back", tile.classifier_confidence),),
+            )
+        elif tile.code == BLANK_CODE and is_back(crop, white):
+            settled[id(tile)] = replace(tile, code=None, face_down=True, alternatives=())
+    return settled
 
 
 def _single_stage(

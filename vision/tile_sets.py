@@ -1,9 +1,10 @@
-"""What a tile set holds that changes how its photos are read: whether it has red fives.
+"""What a tile set holds that changes how its photos are read: red fives, and the backs' colour.
 
 Most Chinese and Taiwanese sets paint every five with red, and have no red fives as a riichi set
 has them; a reader that may say "red five" calls them red fives. A table says once what its set
 holds (the labelled photos say it in ``tile_sets.json`` beside their labels folder), and every
-read of that set uses it.
+read of that set uses it. A set with white backs says ``coloured_backs: false``: its backs and a
+blank 白 cannot be told apart by colour (vision/blank_faces.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ class TileSet:
     name: str
     red_fives: bool = True
     note: str = ""
+    coloured_backs: bool = True
 
 
 def plain_five(code: str | None) -> str | None:
@@ -38,19 +40,31 @@ def reads_red_fives(tile_sets: Mapping[str, TileSet], name: str | None) -> bool:
     return found is None or found.red_fives
 
 
+def has_coloured_backs(tile_sets: Mapping[str, TileSet], name: str | None) -> bool:
+    """Whether the set named ``name`` has backs of another colour than its faces (unknown: yes)."""
+    found = tile_sets.get(name) if name else None
+    return found is None or found.coloured_backs
+
+
 def beside(labels_dir: Path) -> Path:
     """Where a labels folder's tile-set facts live: ``tile_sets.json`` in its parent folder."""
     return labels_dir.resolve().parent / FILE_NAME
 
 
 def load_tile_sets(path: Path) -> dict[str, TileSet]:
-    """``{"name": {"red_fives": false, "note": "..."}}``; a missing file is no facts at all."""
+    """``{"name": {"red_fives": false, "coloured_backs": true, "note": "..."}}``; a missing file
+    is no facts at all."""
     if not path.is_file():
         return {}
     try:
         data = json.loads(path.read_text("utf-8"))
         return {
-            name: TileSet(name, bool(facts.get("red_fives", True)), str(facts.get("note", "")))
+            name: TileSet(
+                name,
+                bool(facts.get("red_fives", True)),
+                str(facts.get("note", "")),
+                bool(facts.get("coloured_backs", True)),
+            )
             for name, facts in data.items()
         }
     except (ValueError, AttributeError, TypeError) as error:

@@ -1,0 +1,177 @@
+"""A blank white 白 read as a back, and a back read as 白, are set right by colour beside the
+photo's faces; a set with white backs is left to the classifier."""
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from device.cli import main
+from tests.vision.onnx_fixtures import (
+    CLASSIFIER_NAMES,
+    DETECTOR_CLASSES,
+    classifier_classes,
+    colour_classifier,
+    detector_row,
+    fixed_detector,
+    write_metadata,
+)
+from tests.vision.scene import to_input
+from vision.blank_faces import face_white, is_back, is_blank_face
+from vision.pipeline import load_pipeline
+
+BLANK = (235, 235, 228)  # a plain white 白 (RGB)
+YELLOW = (225, 185, 30)  # this set's backs
+FACE_ONE = (250, 248, 240)  # three face-up tiles, as white as the blank but read as codes
+FACE_TWO = (226, 226, 222)
+FACE_THREE = (244, 242, 236)
+NAMES = CLASSIFIER_NAMES + ("back",)
+
+
+def crop(rgb, size=64):
+    return np.full((size, size, 3), rgb[::-1], np.uint8)
+
+
+def side_on_back(size=64):
+    """A tile lying on its side: the yellow back layer over half the white body."""
+    tile = crop(BLANK, size)
+    tile[: size // 2] = YELLOW[::-1]
+    return tile
+
+
+def drawn_face(size=64):
+    """A white face with dark strokes over a third of it."""
+    face = crop(FACE_ONE, size)
+    face[:, size // 3 : 2 * size // 3] = (30, 30, 30)
+    return face
+
+
+def test_face_white_is_the_faces_background_not_their_drawing():
+    white = face_white([drawn_face(), drawn_face(), crop(FACE_TWO)], [])
+    assert white is not None
+    assert white[0] > 220  # the face's white, not its ink
+
+
+def test_a_white_middle_is_blank_and_a_coloured_one_a_back():
+    white = face_white([drawn_face(), crop(FACE_TWO), crop(FACE_THREE)], [])
+    assert is_blank_face(crop(BLANK), white)
+    assert not is_blank_face(crop(YELLOW), white)
+    assert not is_blank_face(side_on_back(), white)  # half coloured is still a back
+    assert not is_blank_face(crop((25, 25, 25)), white)  # a black back is far darker than white
+    assert is_back(crop(YELLOW), white)
+    assert not is_back(crop(BLANK), white)
+
+
+def test_without_faces_white_is_grey_and_no_tiles_is_no_answer():
+    white = face_white([], [crop(BLANK), crop(YELLOW)])
+    assert white is not None and white[1] == white[2] == 128
+    assert is_blank_face(crop(BLANK), white) and is_back(crop(YELLOW), white)
+    assert face_white([], []) is None
+
+
+# A 400 x 200 photo; the classifier confuses exactly the two: the blank reads "back" and the
+# yellow back reads "5z". (box, detector class: 0 tile, 2 back, RGB painted there)
+TILES = (
+    ((25, 50, 75, 125), 0, FACE_ONE),
+    ((85, 50, 135, 125), 0, FACE_TWO),
+    ((145, 50, 195, 125), 0, FACE_THREE),
+    ((205, 50, 255, 125), 2, BLANK),
+    ((265, 50, 315, 125), 0, YELLOW),
+)
+
+
+def photo(tiles):
+    image = np.full((200, 400, 3), 114, np.uint8)
+    for (x1, y1, x2, y2), _, rgb in tiles:
+        image[y1:y2, x1:x2] = rgb[::-1]
+    return image
+
+
+def models(folder, tiles):
+    folder.mkdir()
+    rows = np.array([detector_row(to_input(box), cls, 0.9) for box, cls, _ in tiles])
+    fixed_detector(folder / "det.onnx", rows, 64)
+    write_metadata(folder, "det", "detect", 64, DETECTOR_CLASSES)
+    colours = {
+        "1m": FACE_ONE,
+        "2p": FACE_TWO,
+        "3s": FACE_THREE,
+        "back": BLANK,
+        "5z": YELLOW,
+        "not_a_tile": (114, 114, 114),
+    }
+    colour_classifier(folder / "cls.onnx", colours, names=NAMES)
+    write_metadata(folder, "cls", "classify", 32, classifier_classes(NAMES))
+    (folder / "default.json").write_text('{"detector": "det.json", "classifier": "cls.json"}')
+    return folder
+
+
+def reads(folder, tiles, **options):
+    found = load_pipeline(folder).read(photo(tiles), **options).tiles
+    return [("back" if t.face_down else t.code) for t in found], found
+
+
+def test_the_blank_and_the_back_are_set_right_by_colour(tmp_path):
+    codes, found = reads(models(tmp_path / "m", TILES), TILES)
+    assert codes == ["1m", "2p", "3s", "5z", "back"]
+    blank = found[3]
+    assert blank.alternatives[0][0] == "back"  # the classifier's own reading stays visible
+    assert blank.detector_confidence == pytest.approx(0.9)
+
+
+def test_a_set_with_white_backs_keeps_the_classifier_reading(tmp_path):
+    codes, _ = reads(models(tmp_path / "m", TILES), TILES, coloured_backs=False)
+    assert codes == ["1m", "2p", "3s", "back", "5z"]
+
+
+def test_a_photo_of_backs_and_blanks_alone_is_judged_against_grey(tmp_path):
+    alone = TILES[3:]
+    codes, _ = reads(models(tmp_path / "m", alone), alone)
+    assert codes == ["5z", "back"]
+
+
+def label_file(tiles, codes):
+    return {
+        "image": "row.png",
+        "tile_set": "ours",
+        "tiles": [
+            {
+                "code": None if code == "back" else code,
+                "box": list(box),
+                "face_down": code == "back",
+            }
+            for (box, _, _), code in zip(tiles, codes, strict=True)
+        ],
+    }
+
+
+def test_evaluate_reads_the_backs_colour_from_the_tile_set_file(tmp_path, capsys):
+    folder = models(tmp_path / "m", TILES)
+    labels, photos = tmp_path / "set" / "labels", tmp_path / "photos"
+    labels.mkdir(parents=True)
+    photos.mkdir()
+    cv2.imwrite(str(photos / "row.png"), photo(TILES))
+    truth = ["1m", "2p", "3s", "5z", "back"]
+    (labels / "row.json").write_text(json.dumps(label_file(TILES, truth)))
+    argv = ["evaluate", "--labels", str(labels), "--photos", str(photos), "--models", str(folder)]
+    assert main([*argv, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tile_accuracy"] == 1.0
+    (tmp_path / "set" / "tile_sets.json").write_text(
+        json.dumps({"ours": {"coloured_backs": False}})
+    )
+    assert main([*argv, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["tile_accuracy"] == 0.6  # the classifier's two confusions stand
+    assert report["tile_sets"]["ours"]["coloured_backs"] is False
+
+
+def test_detect_white_backs_leaves_the_classifier_reading(tmp_path, capsys):
+    folder = models(tmp_path / "m", TILES)
+    image = tmp_path / "row.png"
+    cv2.imwrite(str(image), photo(TILES))
+    argv = ["detect", str(image), "--models", str(folder), "--json"]
+    for extra, expected in (([], ["5z", None]), (["--white-backs"], [None, "5z"])):
+        assert main([*argv, *extra]) == 0
+        tiles = json.loads(capsys.readouterr().out)["tiles"]
+        assert [t["code"] for t in tiles[3:]] == expected

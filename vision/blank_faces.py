@@ -1,0 +1,79 @@
+"""A plain white 白 or the back of a tile: told apart by colour, against the photo's own faces.
+
+Many sets paint nothing on the white dragon, and a blank white face and the back of a tile are
+both one flat colour: the classifier, which learnt white and ivory backs too, calls some blank
+白 backs (21 of its 83 misreads on the real photos). But nearly every set's backs are coloured
+(yellow, green, blue) while its faces are white or ivory, and the face-up tiles in the same photo
+show what white looks like under this light. So a tile read as a back whose middle has almost
+no colour beside the faces' is a blank 白, and a tile read as 白 whose middle is mostly coloured is
+a back. A set with white backs says so (``coloured_backs: false`` in tile_sets.json) and is left
+to the classifier: there, only the tile's thickness tells them apart.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+BLANK_CODE = "5z"
+COLOUR_STEP = 20.0
+"""Lab a/b distance from the faces' white beyond which a pixel counts as coloured."""
+BLANK_BELOW = 0.2
+"""A "back" with less of its middle coloured than this is a blank face (the labelled real blank
+白: at most 0.11, 0.19 in a box the detector drew; real backs, even lying on their side with half
+the white body showing: at least 0.28)."""
+BACK_ABOVE = 0.5
+"""A "白" with more of its middle coloured than this is a back (a framed 白's frame stays under)."""
+DARKER_LIMIT = 100.0
+"""A "back" this much darker (Lab L) than the faces' white is a dark back, not a blank face."""
+NEUTRAL = 128.0  # Lab a and b of a grey, in OpenCV's 8-bit Lab
+MIN_FACES = 3  # fewer face-up tiles than this say too little about the light
+
+
+def face_white(face_crops: list[np.ndarray], other_crops: list[np.ndarray]) -> np.ndarray | None:
+    """The Lab colour of the faces' background: each face-up crop's lightest quarter, and the
+    median of those over the faces (one odd face, a red-painted 5 or a 發 in green, moves it
+    little).
+
+    A photo with too few face-up tiles (a row of backs and blank 白) has no faces to ask: then
+    white is grey (Lab a = b = 128, a photo near white balance) as light as the lightest quarters
+    of its tiles. None when there are no tiles at all.
+    """
+    if len(face_crops) >= MIN_FACES:
+        return np.median([_lightest(crop) for crop in face_crops], axis=0)
+    crops = face_crops + other_crops
+    if not crops:
+        return None
+    lightness = float(np.median([_lightest(crop)[0] for crop in crops]))
+    return np.array([lightness, NEUTRAL, NEUTRAL], np.float32)
+
+
+def _lightest(crop: np.ndarray) -> np.ndarray:
+    """The median Lab colour of a crop's lightest quarter."""
+    pixels = _lab_pixels(crop)
+    return np.median(pixels[pixels[:, 0] >= np.percentile(pixels[:, 0], 75)], axis=0)
+
+
+def coloured_share(crop: np.ndarray, white: np.ndarray) -> tuple[float, float]:
+    """How much of a crop's middle is coloured beside ``white``, and how much darker it is."""
+    height, width = crop.shape[:2]
+    middle = crop[height // 6 : height - height // 6, width // 6 : width - width // 6]
+    pixels = _lab_pixels(middle)
+    distance = np.hypot(pixels[:, 1] - white[1], pixels[:, 2] - white[2])
+    return float((distance > COLOUR_STEP).mean()), float(white[0] - np.median(pixels[:, 0]))
+
+
+def is_blank_face(crop: np.ndarray, white: np.ndarray) -> bool:
+    """A tile the classifier read as a back is a blank 白: its middle is white like the faces."""
+    share, darker = coloured_share(crop, white)
+    return share < BLANK_BELOW and darker < DARKER_LIMIT
+
+
+def is_back(crop: np.ndarray, white: np.ndarray) -> bool:
+    """A tile the classifier read as 白 is a back: its middle is mostly coloured."""
+    share, _ = coloured_share(crop, white)
+    return share > BACK_ABOVE
+
+
+def _lab_pixels(image_bgr: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
