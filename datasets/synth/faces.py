@@ -141,6 +141,10 @@ DOT_LAYOUTS = {
     8: [(0.3, y) for y in (0.14, 0.38, 0.62, 0.86)] + [(0.7, y) for y in (0.14, 0.38, 0.62, 0.86)],
     9: [(x, y) for y in (0.2, 0.5, 0.8) for x in (0.2, 0.5, 0.8)],
 }
+# Six dots: many Chinese sets put a pair on top and a block of four (often red) below.
+SIX_DOTS_PAIR_OVER_BLOCK = [(0.3, 0.16), (0.7, 0.16)] + [
+    (x, y) for y in (0.56, 0.84) for x in (0.3, 0.7)
+]
 BAMBOO_LAYOUTS = {
     2: [(0.5, 0.3), (0.5, 0.7)],
     3: [(0.5, 0.3), (0.3, 0.7), (0.7, 0.7)],
@@ -153,17 +157,38 @@ BAMBOO_LAYOUTS = {
 }
 
 
+# Which pips a set paints red beside its main ink. Sets differ: the centre of 1, 5 and 7 dots
+# (most), none at all, or the middle row of 9 dots; the real photos' set has black ringed dots
+# with a red centre five, which a classifier that knew only blue-and-green dots read as 9p.
+DOT_INKS = (("blue", "green"), ("black", "black"), ("blue", "blue"), ("green", "blue"))
+DOT_INK_WEIGHTS = (4, 3, 2, 1)
+
+
+def _red_dots(n: int, rng: random.Random) -> set[int]:
+    middle = {len(DOT_LAYOUTS[n]) // 2} if n in (1, 5, 7) else set()
+    style = rng.choices(("centre", "none", "rows"), (6, 2, 2))[0]
+    if style == "none":
+        return set()
+    if style == "rows" and n == 9:
+        return {3, 4, 5}
+    if style == "rows" and n == 7:
+        return {0, 1, 2}  # the slanting three
+    return middle
+
+
 def render_dots(n: int, rng: random.Random, red: bool = False) -> np.ndarray:
     image = _blank(rng)
     draw = ImageDraw.Draw(image)
     w, h = FACE_SIZE
     radius = {1: 48, 2: 30, 3: 24, 4: 26, 5: 22, 6: 20, 7: 16, 8: 15, 9: 18}[n]
-    for i, (x, y) in enumerate(DOT_LAYOUTS[n]):
-        colour = (
-            INK["red"]
-            if red or (n in (1, 5, 7) and i == len(DOT_LAYOUTS[n]) // 2)
-            else (INK["blue"] if i % 2 else INK["green"])
-        )
+    inks = DOT_INKS[rng.choices(range(len(DOT_INKS)), DOT_INK_WEIGHTS)[0]]
+    red_pips = _red_dots(n, rng)
+    layout = DOT_LAYOUTS[n]
+    if n == 6 and rng.random() < 0.5:
+        layout = SIX_DOTS_PAIR_OVER_BLOCK
+        red_pips = {2, 3, 4, 5} if rng.random() < 0.6 else set()
+    for i, (x, y) in enumerate(layout):
+        colour = INK["red"] if red or i in red_pips else INK[inks[i % 2]]
         _circle(draw, x * w, 12 + y * (h - 24), radius, colour)
     return _to_bgr(image)
 
@@ -184,8 +209,9 @@ def render_bamboo(n: int, rng: random.Random, red: bool = False) -> np.ndarray:
     ink = INK[rng.choices(("green", "blue", "black"), (5, 3, 2))[0]]
     jointed = rng.random() < 0.5
     stick_h = {2: 62, 3: 62, 4: 62, 5: 62, 6: 62, 7: 46, 8: 62, 9: 46}[n]
+    red_sticks = _red_sticks(n, rng)
     for i, (x, y) in enumerate(BAMBOO_LAYOUTS[n]):
-        colour = INK["red"] if red or (n in (5, 7, 9) and i in (0, 4)) else ink
+        colour = INK["red"] if red or i in red_sticks else ink
         cx, cy = x * w, 12 + y * (h - 24)
         if jointed:
             _bone(draw, cx, cy, stick_h, colour)
@@ -195,6 +221,17 @@ def render_bamboo(n: int, rng: random.Random, red: bool = False) -> np.ndarray:
             )
             draw.line((cx - 7, cy, cx + 7, cy), fill=(255, 255, 240), width=2)
     return _to_bgr(image)
+
+
+def _red_sticks(n: int, rng: random.Random) -> set[int]:
+    """Which sticks are red: sets paint the centre of 5, the top of 7 and the middle column of
+    9 (the real photos' set), or the old renderer's first-and-centre, or none."""
+    style = rng.choices(("middle", "first_centre", "none"), (5, 3, 2))[0]
+    if style == "none":
+        return set()
+    if style == "first_centre":
+        return {0, 4} if n in (5, 7, 9) else set()
+    return {5: {2}, 7: {0}, 9: {1, 4, 7}}.get(n, set())
 
 
 def _bone(draw: ImageDraw.ImageDraw, cx: float, cy: float, length: float, colour) -> None:  # type: ignore[no-untyped-def]
