@@ -48,9 +48,7 @@ def test_order_never_matters_and_totals_add_up():
         for win in set(tiles):
             ctx = WinContext(self_draw=True)
             a = VARIANT.score(Hand(tiles, win, context=ctx, rules=VARIANT.resolve_rules({})))
-            b = VARIANT.score(
-                Hand(tiles[::-1], win, context=ctx, rules=VARIANT.resolve_rules({}))
-            )
+            b = VARIANT.score(Hand(tiles[::-1], win, context=ctx, rules=VARIANT.resolve_rules({})))
             assert a.to_json() == b.to_json()
             assert a.total == sum(i.value for i in a.items)
             assert a.winning == (a.total >= 1)

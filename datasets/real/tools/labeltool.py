@@ -69,8 +69,12 @@ def parse_spec(path: Path):
         p = line.split()
         code = p[0]
         v = [float(t) for t in p[1:5]]
-        box = [int(round(ox + v[0] / sc)), int(round(oy + v[1] / sc)),
-               int(round(ox + v[2] / sc)), int(round(oy + v[3] / sc))]
+        box = [
+            int(round(ox + v[0] / sc)),
+            int(round(oy + v[1] / sc)),
+            int(round(ox + v[2] / sc)),
+            int(round(oy + v[3] / sc)),
+        ]
         rot = len(p) > 5 and p[5] == "r"
         tiles.append((code, box, rot))
     return tiles, " ".join(notes)
@@ -296,7 +300,9 @@ def main(argv=None):
         tiles, _ = parse_spec(Path(a.rest[0]))
         idx = [int(i) for i in a.only.split(",")] if a.only else range(len(tiles))
         sel = [(f"{i} {tiles[i][0]}", tiles[i][1], tiles[i][2]) for i in idx]
-        cv2.imwrite(str(a.out / f"{name}.sheet.png"), sheet(img, sel, a.cell, a.cols, numbered=False))
+        cv2.imwrite(
+            str(a.out / f"{name}.sheet.png"), sheet(img, sel, a.cell, a.cols, numbered=False)
+        )
     elif a.cmd == "zoom":
         x1, y1, x2, y2 = map(int, a.rest[:4])
         c = img[y1:y2, x1:x2]
