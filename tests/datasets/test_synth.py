@@ -14,7 +14,7 @@ from datasets.synth import faces
 from datasets.synth.build import CLASSIFIER_CLASSES, DETECTOR_CLASSES, build
 from datasets.synth.faces import FACE_SIZE, FaceLibrary, render_face
 from datasets.synth.scene import SceneMaker
-from scoring.tiles import ALL_TILES
+from scoring.tiles import ALL_TILES, tile_from_code
 
 pytestmark = pytest.mark.skipif(not faces.cjk_fonts(), reason="needs fonts-noto-cjk")
 
@@ -99,3 +99,20 @@ def test_build_writes_both_sets_the_same_with_any_number_of_jobs(tmp_path: Path)
             assert all(0.0 <= float(v) <= 1.0 for v in box)
     classes = {p.parent.name for p in (one / "classify").rglob("*.jpg")}
     assert classes <= set(CLASSIFIER_CLASSES) and len(classes) > 3
+
+
+def test_nine_bamboo_is_painted_the_ways_real_sets_paint_it() -> None:
+    """Sets paint 9s red in its middle column (the real photos' set), elsewhere, or not at all;
+    a classifier that only ever saw one of them read the real 9s as 6s."""
+    rng = random.Random(7)
+    styles = set()
+    for _ in range(40):
+        face = render_face(tile_from_code("9s"), rng)[:, :, ::-1].astype(int)  # RGB
+        red = (face[:, :, 0] > 150) & (face[:, :, 1] < 90) & (face[:, :, 2] < 90)
+        if red.sum() < 50:
+            styles.add("none")
+            continue
+        xs = np.nonzero(red)[1]
+        middle = ((xs > FACE_SIZE[0] * 0.35) & (xs < FACE_SIZE[0] * 0.65)).mean()
+        styles.add("middle column" if middle > 0.9 else "elsewhere")
+    assert styles == {"none", "middle column", "elsewhere"}
