@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.errors import TilescoreError
+from vision.tile_sets import add_white_backs_option
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -36,13 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_false",
         help="the tile set has no red fives: a five read as red is a plain five",
     )
-    parser.add_argument(
-        "--white-backs",
-        dest="coloured_backs",
-        action="store_false",
-        help="the tile set's backs are white like its faces: a plain white tile is left as the "
-        "classifier reads it (back or blank 白) instead of being told by its colour",
-    )
+    add_white_backs_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:

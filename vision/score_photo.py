@@ -22,7 +22,7 @@ def score_photo_command(args: argparse.Namespace) -> int:
     photo = Path(args.source)
     image = load_image(photo)
     pipeline = load_pipeline(Path(args.models or "models"))
-    reading = pipeline.read(image, red_fives=_red_fives(args))
+    reading = pipeline.read(image, red_fives=_red_fives(args), coloured_backs=args.coloured_backs)
     tiles = [t.to_json() for t in reading.tiles]
     variant = args.variant or "taiwan"
     layout_reading = reconstruct(tiles, variant)

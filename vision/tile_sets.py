@@ -9,6 +9,7 @@ blank 白 cannot be told apart by colour (vision/blank_faces.py).
 
 from __future__ import annotations
 
+import argparse
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,6 +26,17 @@ class TileSet:
     red_fives: bool = True
     note: str = ""
     coloured_backs: bool = True
+
+
+def add_white_backs_option(parser: argparse.ArgumentParser) -> None:
+    """``--white-backs`` for every command that reads photos (detect, score, serve)."""
+    parser.add_argument(
+        "--white-backs",
+        dest="coloured_backs",
+        action="store_false",
+        help="the tile set's backs are white like its faces: a plain white tile is left as the "
+        "classifier reads it (back or blank 白) instead of being told by its colour",
+    )
 
 
 def plain_five(code: str | None) -> str | None:

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from scoring.errors import TilescoreError
+from vision.tile_sets import add_white_backs_option
 
 DEFAULT_PORT = 8765
 
@@ -27,6 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="also listen on the network; phones need the PIN shown on the display",
     )
     parser.add_argument("--threads", type=int, default=None, help="onnxruntime threads")
+    add_white_backs_option(parser)
     parser.add_argument("--json", action="store_true", help="print the address as JSON and serve")
 
 
@@ -50,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
         args.camera,
         pin=pin,
         threads=args.threads,
+        coloured_backs=args.coloured_backs,
         network_url=address if args.network else None,
     )
     if args.json:

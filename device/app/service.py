@@ -42,6 +42,7 @@ class Reader:
 
     models_dir: Path
     threads: int | None = None
+    coloured_backs: bool = True  # False for a set with white backs (tilescore serve --white-backs)
     _pipeline: Any = field(default=None, init=False)
     error: str | None = field(default=None, init=False)
 
@@ -58,7 +59,9 @@ class Reader:
         return self._pipeline
 
     def read(self, image: np.ndarray, red_fives: bool = True) -> list[dict[str, Any]]:
-        reading = self.pipeline().read(image, red_fives=red_fives)
+        reading = self.pipeline().read(
+            image, red_fives=red_fives, coloured_backs=self.coloured_backs
+        )
         return [detection_json(d) for d in reading.tiles]
 
     def check(self) -> str | None:

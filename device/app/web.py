@@ -120,11 +120,18 @@ def create_app(
     pin: str | None = None,
     threads: int | None = None,
     network_url: str | None = None,
+    coloured_backs: bool = True,
 ) -> Flask:
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = MAX_UPLOAD_BYTES
     app.json.sort_keys = False  # type: ignore[attr-defined]  # totals stay in seat order
-    state = AppState(Store(data_dir), service.Reader(models_dir, threads), camera, pin, network_url)
+    state = AppState(
+        Store(data_dir),
+        service.Reader(models_dir, threads, coloured_backs),
+        camera,
+        pin,
+        network_url,
+    )
     app.config["STATE"] = state
     state.still.switch(bool(state.store.get_setting(STILL_SETTING, False)))
 

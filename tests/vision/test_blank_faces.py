@@ -1,6 +1,7 @@
 """A blank white 白 read as a back, and a back read as 白, are set right by colour beside the
 photo's faces; a set with white backs is left to the classifier."""
 
+import argparse
 import json
 
 import cv2
@@ -175,3 +176,30 @@ def test_detect_white_backs_leaves_the_classifier_reading(tmp_path, capsys):
         assert main([*argv, *extra]) == 0
         tiles = json.loads(capsys.readouterr().out)["tiles"]
         assert [t["code"] for t in tiles[3:]] == expected
+
+
+def test_score_white_backs_leaves_the_classifier_reading(tmp_path, capsys):
+    folder = models(tmp_path / "m", TILES)
+    image = tmp_path / "row.png"
+    cv2.imwrite(str(image), photo(TILES))
+    argv = ["score", str(image), "--models", str(folder), "--json"]
+    for extra, expected in (([], ["5z", None]), (["--white-backs"], [None, "5z"])):
+        main([*argv, *extra])  # five tiles are no hand: the score is an error, the tiles stand
+        tiles = json.loads(capsys.readouterr().out)["tiles"]
+        assert [t["code"] for t in tiles[3:]] == expected
+
+
+def test_the_app_reads_a_white_backed_set_as_told(tmp_path):
+    from device.app.cli import configure
+    from device.app.web import create_app
+
+    folder = models(tmp_path / "m", TILES)
+    parser = argparse.ArgumentParser()
+    configure(parser)
+    for extra, expected in (([], ["5z", None]), (["--white-backs"], [None, "5z"])):
+        args = parser.parse_args(["--models", str(folder), *extra])
+        app = create_app(
+            tmp_path / "data", folder, f"dir:{tmp_path}", coloured_backs=args.coloured_backs
+        )
+        reader = app.config["STATE"].reader
+        assert [t["code"] for t in reader.read(photo(TILES))[3:]] == expected
