@@ -79,9 +79,7 @@ def make_12mp_photos(sources: list[Path], folder: Path) -> list[Path]:
     for source in sources:
         image = load_image(source)
         height, width = image.shape[:2]
-        target_w, target_h = (
-            (LONG_SIDE, SHORT_SIDE) if width >= height else (SHORT_SIDE, LONG_SIDE)
-        )
+        target_w, target_h = (LONG_SIDE, SHORT_SIDE) if width >= height else (SHORT_SIDE, LONG_SIDE)
         scale = max(target_w / width, target_h / height)
         big = cv2.resize(
             image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_CUBIC
@@ -121,7 +119,9 @@ def generated_sources(folder: Path, count: int) -> list[Path]:
     return paths
 
 
-def bench_pipeline(models: Path, photos: list[Path], runs: int, threads: int) -> list[dict[str, Any]]:
+def bench_pipeline(
+    models: Path, photos: list[Path], runs: int, threads: int
+) -> list[dict[str, Any]]:
     pipeline = load_pipeline(models, threads=threads)
     rows = []
     for photo in photos:
@@ -165,7 +165,9 @@ def onnx_gflops(path: Path, height: int, width: int) -> float:
         graph_input.dim[axis].dim_value = value
     model = shape_inference.infer_shapes(model)
     shapes = {
-        v.name: [d.dim_value if d.HasField("dim_value") else 1 for d in v.type.tensor_type.shape.dim]
+        v.name: [
+            d.dim_value if d.HasField("dim_value") else 1 for d in v.type.tensor_type.shape.dim
+        ]
         for v in list(model.graph.value_info) + list(model.graph.output) + list(model.graph.input)
     }
     weights = {w.name: numpy_helper.to_array(w).shape for w in model.graph.initializer}
@@ -230,7 +232,9 @@ def main() -> int:
         folder = Path(temporary)
         source_dir = args.photos or (SHARED_PHOTOS if SHARED_PHOTOS.is_dir() else None)
         if source_dir is not None:
-            sources = sorted(p for p in source_dir.iterdir() if p.suffix.lower() in (".jpg", ".png"))
+            sources = sorted(
+                p for p in source_dir.iterdir() if p.suffix.lower() in (".jpg", ".png")
+            )
             sources = sources[: args.count]
         else:
             sources = generated_sources(folder, args.count)
@@ -239,11 +243,17 @@ def main() -> int:
         reference = bench_reference(args.reference_python, photos, args.runs, args.threads)
     pipeline = load_pipeline(args.models, threads=args.threads)
     models = [
-        (info.name, "x".join(map(str, info.input_size[::-1])), onnx_gflops(info.onnx_path, *info.input_size))
+        (
+            info.name,
+            "x".join(map(str, info.input_size[::-1])),
+            onnx_gflops(info.onnx_path, *info.input_size),
+        )
         for info in pipeline.models
     ]
     if "model" in reference:
-        models.append(("mahjong-detector", "640x640", onnx_gflops(Path(reference["model"]), 640, 640)))
+        models.append(
+            ("mahjong-detector", "640x640", onnx_gflops(Path(reference["model"]), 640, 640))
+        )
     print(f"threads {args.threads}, {args.runs} runs per photo, photos {LONG_SIDE}x{SHORT_SIDE}")
     print(report(rows, reference, models))
     if args.json is not None:

@@ -9,25 +9,31 @@ filtering after non-maximum suppression equals thresholding first). The photos a
 halves (even and odd positions): pick a threshold on one half and check it holds on the other, or
 the number is tuned on its own test set. Tile-set facts (red fives) come from tile_sets.json
 beside the labels, as ``tilescore evaluate`` reads them.
+
+A second table holds the threshold and tries floors for weak boxes beside a confident tile
+(the detector's ``neighbour_confidence``, vision/weak_boxes.py), reading the photos once each.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision import pipeline as pipeline_module  # noqa: E402
+from vision.detection import Detection  # noqa: E402
 from vision.evaluate import Evaluation, match_photo  # noqa: E402
 from vision.images import load_image  # noqa: E402
-from vision.labels import find_photo, load_labels  # noqa: E402
+from vision.labels import LabelledPhoto, find_photo, load_labels  # noqa: E402
 from vision.tile_sets import beside, has_coloured_backs, load_tile_sets, reads_red_fives  # noqa: E402
 
 FLOOR = 0.05
 THRESHOLDS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
+NEIGHBOUR_FLOORS = (None, 0.05, 0.04, 0.03, 0.02, 0.01)
 
 
 def main() -> int:
@@ -42,34 +48,64 @@ def main() -> int:
     tile_sets = load_tile_sets(beside(args.labels))
     reader = pipeline_module.load_pipeline(args.models)
     shipped = reader.detect_confidence
-    reader.detect_confidence = FLOOR
-    reads = []
-    for label in labels:
-        image = load_image(find_photo(label, args.photos))
-        red_fives = reads_red_fives(tile_sets, label.tile_set)
-        coloured_backs = has_coloured_backs(tile_sets, label.tile_set)
-        reads.append(reader.read(image, red_fives=red_fives, coloured_backs=coloured_backs).tiles)
-    print(f"models: {' + '.join(m.name for m in reader.models)}; its threshold {shipped}")
+    shipped_neighbour = reader.neighbour_confidence
+    photos = [
+        (
+            load_image(find_photo(label, args.photos)),
+            reads_red_fives(tile_sets, label.tile_set),
+            has_coloured_backs(tile_sets, label.tile_set),
+        )
+        for label in labels
+    ]
+
+    def read_all() -> list[tuple[Detection, ...]]:
+        return [
+            reader.read(image, red_fives=red_fives, coloured_backs=coloured_backs).tiles
+            for image, red_fives, coloured_backs in photos
+        ]
+
+    print(
+        f"models: {' + '.join(m.name for m in reader.models)}; its threshold {shipped}, "
+        f"its neighbour floor {shipped_neighbour}"
+    )
     print("tiles: found and read right; photos: every tile right, nothing extra")
-    head = f"{'tiles':>7} {'photos':>7} {'recall':>7} {'precis.':>7}"
     print(f"{'':>9} | {'even photos':^31} | {'odd photos':^31}")
-    print(f"{'threshold':>9} | {head} | {head}")
-    for threshold in THRESHOLDS:
-        halves = []
-        for half in (0, 1):
-            results = [
-                match_photo(label, [t for t in tiles if t.detector_confidence >= threshold])
-                for i, (label, tiles) in enumerate(zip(labels, reads, strict=True))
-                if i % 2 == half
-            ]
-            halves.append(Evaluation(tuple(results)))
-        cells = [
+    print(f"{'threshold':>9} | {HEAD} | {HEAD}")
+    try:
+        reader.detect_confidence, reader.neighbour_confidence = FLOOR, None
+        reads = read_all()
+        for threshold in THRESHOLDS:
+            kept = [[t for t in tiles if t.detector_confidence >= threshold] for tiles in reads]
+            print(f"{threshold:>9.2f} | {halves(labels, kept)}")
+        print(f"\nweak boxes beside a confident tile, down to (threshold {shipped}):")
+        print(f"{'floor':>9} | {HEAD} | {HEAD}")
+        reader.detect_confidence = shipped
+        for floor in NEIGHBOUR_FLOORS:
+            reader.neighbour_confidence = floor
+            print(f"{'off' if floor is None else f'{floor:.2f}':>9} | {halves(labels, read_all())}")
+    finally:
+        reader.detect_confidence, reader.neighbour_confidence = shipped, shipped_neighbour
+    return 0
+
+
+HEAD = f"{'tiles':>7} {'photos':>7} {'recall':>7} {'precis.':>7}"
+
+
+def halves(labels: list[LabelledPhoto], reads: Sequence[Sequence[Detection]]) -> str:
+    """The even photos' and the odd photos' scores, as two table cells."""
+    cells = []
+    for half in (0, 1):
+        results = [
+            match_photo(label, tiles)
+            for i, (label, tiles) in enumerate(zip(labels, reads, strict=True))
+            if i % 2 == half
+        ]
+        e = Evaluation(tuple(results))
+        cells.append(
             f"{e.tile_accuracy:>7.1%} {e.photo_accuracy:>7.1%} {e.detection_recall:>7.1%} "
             f"{e.detection_precision:>7.1%}"
-            for e in halves
-        ]
-        print(f"{threshold:>9.2f} | {cells[0]} | {cells[1]}")
-    return 0
+        )
+    return " | ".join(cells)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from vision.detection import LOW_CONFIDENCE, Detection, PhotoReading, reading_or
 from vision.errors import ModelError
 from vision.models import ModelClass, ModelInfo, OnnxModel, find_pair, load_info
 from vision.tile_sets import plain_five
+from vision.weak_boxes import READ_AT_LEAST, beside_confident
 
 DETECT_CONFIDENCE = 0.25
 """The detector score a box needs, unless the detector's metadata names its own
@@ -47,6 +48,11 @@ class TilePipeline:
         self.detect_confidence = float(
             detector.info.metadata.get("detect_confidence", DETECT_CONFIDENCE)
         )
+        # Weak boxes down to this score are kept when they lie beside a confident tile of their
+        # size (vision/weak_boxes.py); the detector's metadata names it, as it names its
+        # threshold. Without one, boxes under the threshold are dropped.
+        neighbour = detector.info.metadata.get("neighbour_confidence")
+        self.neighbour_confidence = float(neighbour) if neighbour else None
         # The tile size (input pixels) below which the detector finds tiles poorly: its
         # metadata's ``zoom_below``, from the sizes it learnt on. Without one, no second look.
         zoom_below = detector.info.metadata.get("zoom_below")
@@ -62,6 +68,13 @@ class TilePipeline:
             self._red_to_five = [
                 (i, codes.index(plain_five(c))) for i, c in enumerate(codes) if plain_five(c) != c
             ]
+
+    @property
+    def score_floor(self) -> float:
+        """The lowest detector score a box may have to be looked at at all."""
+        if self.neighbour_confidence is None:
+            return self.detect_confidence
+        return min(self.detect_confidence, self.neighbour_confidence)
 
     @property
     def models(self) -> tuple[ModelInfo, ...]:
@@ -106,8 +119,9 @@ class TilePipeline:
     ) -> tuple[list[tuple[float, float, float, float]], list[float], list[ModelClass]]:
         info = self.detector.info
         boxes, scores, class_ids = self._detect_in(image, timing)
+        confident = scores >= self.detect_confidence
         region = zoom_region(
-            boxes, image.shape[1], image.shape[0], info.input_size[0], self.zoom_below
+            boxes[confident], image.shape[1], image.shape[0], info.input_size[0], self.zoom_below
         )
         if region is not None:
             # A second look: tiles far from the camera are a dozen pixels in the network's
@@ -125,6 +139,11 @@ class TilePipeline:
             class_ids = np.concatenate([class_ids[outside], near_ids])
             keep = nms(boxes, scores, NMS_IOU, MAX_TILES)
             boxes, scores, class_ids = boxes[keep], scores[keep], class_ids[keep]
+        if self.neighbour_confidence is not None:
+            start = time.perf_counter()
+            keep = beside_confident(boxes, scores >= self.detect_confidence)
+            boxes, scores, class_ids = boxes[keep], scores[keep], class_ids[keep]
+            _add_ms(timing, "nms", start)
         box_list = [tuple(float(v) for v in box) for box in boxes]
         kinds = [info.classes[int(i)] for i in class_ids]
         return box_list, [float(s) for s in scores], kinds  # type: ignore[return-value]
@@ -142,7 +161,7 @@ class TilePipeline:
         output = self.detector.run(batch)
         _add_ms(timing, "detector", start)
         start = time.perf_counter()
-        boxes, scores, class_ids = decode_yolo(output, self.detect_confidence)
+        boxes, scores, class_ids = decode_yolo(output, self.score_floor)
         keep = nms(boxes, scores, NMS_IOU, MAX_TILES)
         height, width = image.shape[:2]
         mapped = clip_boxes(to_original(boxes[keep], params), width, height)
@@ -230,6 +249,8 @@ class TilePipeline:
         chosen = self.classifier.info.classes[best]
         code = chosen.code
         classifier_score = float(masked[best]) / total
+        if detector_score < self.detect_confidence and classifier_score < READ_AT_LEAST:
+            return None  # a weak box beside a tile, kept only when it reads surely as one
         if chosen.face_down:
             confidence = detector_score * classifier_score
             return Detection(

@@ -1,0 +1,88 @@
+"""A weak box beside a confident tile of its size is kept, if the classifier reads it surely;
+a weak box alone, too big, over a confident box, or read unsurely is not."""
+
+import json
+
+import numpy as np
+
+from tests.vision.onnx_fixtures import (
+    CLASSIFIER_NAMES,
+    DETECTOR_CLASSES,
+    classifier_classes,
+    colour_classifier,
+    detector_row,
+    fixed_detector,
+    write_metadata,
+)
+from tests.vision.scene import to_input
+from vision.pipeline import load_pipeline
+from vision.weak_boxes import beside_confident
+
+RED, GREEN, BLUE = (200, 0, 0), (0, 200, 0), (0, 0, 200)
+UNSURE = (67, 67, 67)  # as far from red, green and blue: a third each
+
+# A 400 x 200 photo: (box, detector score, RGB painted there). Tiles 40 x 60, 10 apart.
+CONFIDENT_A = ((20, 20, 60, 80), 0.9, RED)
+CONFIDENT_B = ((70, 20, 110, 80), 0.9, GREEN)
+BESIDE_B = ((120, 20, 160, 80), 0.05, BLUE)  # the next tile of the row
+BELOW_A = ((20, 90, 60, 150), 0.05, UNSURE)  # end to end with A, but read unsurely
+ALONE = ((300, 20, 340, 80), 0.05, BLUE)  # nothing confident beside it
+ROW = (CONFIDENT_A, CONFIDENT_B, BESIDE_B, BELOW_A, ALONE)
+
+
+def boxes_of(tiles):
+    return np.array([box for box, _, _ in tiles], np.float32)
+
+
+def test_weak_boxes_beside_a_confident_tile_side_by_side_or_end_to_end_are_kept():
+    confident = np.array([True, True, False, False, False])
+    kept = beside_confident(boxes_of(ROW), confident)
+    assert kept.tolist() == [True, True, True, True, False]
+
+
+def test_a_weak_box_too_big_or_over_a_confident_one_is_not():
+    twice_as_long = (120, 20, 240, 80)  # touches B, three tiles' area
+    across_two = (40, 20, 90, 80)  # half of A and half of B
+    boxes = np.array([CONFIDENT_A[0], CONFIDENT_B[0], twice_as_long, across_two], np.float32)
+    kept = beside_confident(boxes, np.array([True, True, False, False]))
+    assert kept.tolist() == [True, True, False, False]
+
+
+def test_without_a_confident_box_no_weak_box_is_kept():
+    kept = beside_confident(boxes_of(ROW), np.zeros(len(ROW), bool))
+    assert not kept.any()
+
+
+def photo(tiles):
+    image = np.full((200, 400, 3), 114, np.uint8)
+    for (x1, y1, x2, y2), _, rgb in tiles:
+        image[y1:y2, x1:x2] = rgb[::-1]
+    return image
+
+
+def models(folder, tiles, neighbour_confidence):
+    folder.mkdir()
+    rows = np.array([detector_row(to_input(box), 0, score) for box, score, _ in tiles])
+    fixed_detector(folder / "det.onnx", rows, 64)
+    meta = write_metadata(folder, "det", "detect", 64, DETECTOR_CLASSES)
+    data = json.loads(meta.read_text())
+    data["detect_confidence"] = 0.25
+    if neighbour_confidence is not None:
+        data["neighbour_confidence"] = neighbour_confidence
+    meta.write_text(json.dumps(data))
+    colour_classifier(folder / "cls.onnx", {"1m": RED, "2p": GREEN, "3s": BLUE})
+    write_metadata(folder, "cls", "classify", 32, classifier_classes(CLASSIFIER_NAMES))
+    (folder / "default.json").write_text('{"detector": "det.json", "classifier": "cls.json"}')
+    return folder
+
+
+def test_the_pipeline_keeps_a_weak_tile_beside_the_row_when_the_detector_says_so(tmp_path):
+    with_floor = load_pipeline(models(tmp_path / "on", ROW, 0.03)).read(photo(ROW)).tiles
+    assert [(t.code, tuple(round(v) for v in t.box)) for t in with_floor] == [
+        ("1m", CONFIDENT_A[0]),
+        ("2p", CONFIDENT_B[0]),
+        ("3s", BESIDE_B[0]),
+    ]
+    assert with_floor[2].detector_confidence < 0.25
+    without = load_pipeline(models(tmp_path / "off", ROW, None)).read(photo(ROW)).tiles
+    assert [t.code for t in without] == ["1m", "2p"]
