@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,7 @@ from PIL import Image
 from datasets.synth import faces
 from datasets.synth.build import CLASSIFIER_CLASSES, DETECTOR_CLASSES, build
 from datasets.synth.faces import FACE_SIZE, FaceLibrary, render_face
-from datasets.synth.scene import SceneMaker
+from datasets.synth.scene import MAHJONG_CODES, SceneMaker, mahjong_code
 from scoring.tiles import ALL_TILES, tile_from_code
 
 pytestmark = pytest.mark.skipif(not faces.cjk_fonts(), reason="needs fonts-noto-cjk")
@@ -116,3 +117,12 @@ def test_nine_bamboo_is_painted_the_ways_real_sets_paint_it() -> None:
         middle = ((xs > FACE_SIZE[0] * 0.35) & (xs < FACE_SIZE[0] * 0.65)).mean()
         styles.add("middle column" if middle > 0.9 else "elsewhere")
     assert styles == {"none", "middle column", "elsewhere"}
+
+
+def test_scenes_draw_the_white_dragon_more_often_and_every_tile_still():
+    rng = random.Random(3)
+    picks = Counter(mahjong_code(rng) for _ in range(20000))
+    assert set(picks) == set(MAHJONG_CODES)
+    share = picks["5z"] / 20000
+    assert 0.08 < share < 0.11  # a uniform pick would give 1 in 37
+    assert max(n for code, n in picks.items() if code != "5z") / 20000 < 0.04
