@@ -249,7 +249,12 @@ def _draw_bird(draw: ImageDraw.ImageDraw, rng: random.Random) -> None:
     w, h = FACE_SIZE
     body, tail = INK[rng.choice(("green", "blue"))], INK[rng.choice(("green", "blue", "black"))]
     cx, cy = w * rng.uniform(0.42, 0.58), h * rng.uniform(0.58, 0.68)
-    if rng.random() < 0.6:  # a fan of small ringed spots above the bird
+    style = rng.choices(("spots", "cluster", "fan"), (3, 4, 3))[0]
+    if style == "cluster":
+        # A round bunch of ringed dots the bird holds up (the real photos' set): a classifier
+        # that knew only scattered spots read it as 8p.
+        _dot_cluster(draw, cx + rng.uniform(-8, 8), h * rng.uniform(0.27, 0.34), rng, tail)
+    elif style == "spots":  # a fan of small ringed spots above the bird
         for _ in range(rng.randint(9, 16)):
             sx, sy = cx + rng.uniform(-42, 42), h * rng.uniform(0.12, 0.45)
             r = rng.uniform(5, 9)
@@ -261,11 +266,30 @@ def _draw_bird(draw: ImageDraw.ImageDraw, rng: random.Random) -> None:
                 (cx, cy, cx + 60 * np.sin(angle), cy - 70 * np.cos(angle)), fill=tail, width=5
             )
     draw.ellipse((cx - 30, cy - 18, cx + 24, cy + 22), fill=body)
+    if rng.random() < 0.5:  # a hatched wing
+        for k in range(rng.randint(3, 6)):
+            x = cx - 20 + 8 * k
+            draw.line((x, cy - 12, x + 10, cy + 16), fill=(245, 245, 235), width=2)
     hx, hy = cx + 28, cy - 28
     draw.ellipse((hx - 11, hy - 11, hx + 11, hy + 11), fill=body)
     draw.polygon([(hx + 9, hy - 3), (hx + 24, hy + 2), (hx + 9, hy + 5)], fill=INK["red"])
     for leg in (-8, 8):
         draw.line((cx + leg, cy + 20, cx + leg, cy + 42), fill=INK["red"], width=3)
+
+
+def _dot_cluster(draw: ImageDraw.ImageDraw, cx: float, cy: float, rng: random.Random, ink) -> None:  # type: ignore[no-untyped-def]
+    """Small ringed dots packed in a disc, row by row (a hexagonal packing)."""
+    radius, spot = rng.uniform(40, 54), rng.uniform(4.5, 6.5)
+    step = 2 * spot + 1
+    for row in range(-int(radius // step) - 1, int(radius // step) + 2):
+        y = cy + row * step * 0.87
+        offset = step / 2 if row % 2 else 0.0
+        for col in range(-int(radius // step) - 1, int(radius // step) + 2):
+            x = cx + col * step + offset
+            if (x - cx) ** 2 + (y - cy) ** 2 > radius**2:
+                continue
+            draw.ellipse((x - spot, y - spot, x + spot, y + spot), outline=ink, width=2)
+            draw.ellipse((x - 1.5, y - 1.5, x + 1.5, y + 1.5), fill=ink)
 
 
 HONOR_TEXT = {1: "東", 2: "南", 3: "西", 4: "北", 6: "發", 7: "中"}
