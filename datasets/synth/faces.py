@@ -209,12 +209,15 @@ def render_bamboo(n: int, rng: random.Random, red: bool = False) -> np.ndarray:
     ink = INK[rng.choices(("green", "blue", "black"), (5, 3, 2))[0]]
     jointed = rng.random() < 0.5
     stick_h = {2: 62, 3: 62, 4: 62, 5: 62, 6: 62, 7: 46, 8: 62, 9: 46}[n]
+    # Bones are thin in some sets and fat in others (the real photos' set: a fifth of the face
+    # wide, so its 9s fill the face and were read as 6s).
+    half_width = rng.choice((7, 7, 10, 12)) if n != 8 else 7
     red_sticks = _red_sticks(n, rng)
     for i, (x, y) in enumerate(BAMBOO_LAYOUTS[n]):
         colour = INK["red"] if red or i in red_sticks else ink
         cx, cy = x * w, 12 + y * (h - 24)
         if jointed:
-            _bone(draw, cx, cy, stick_h, colour)
+            _bone(draw, cx, cy, stick_h, colour, half_width)
         else:
             draw.rounded_rectangle(
                 (cx - 7, cy - stick_h / 2, cx + 7, cy + stick_h / 2), 5, fill=colour
@@ -234,14 +237,15 @@ def _red_sticks(n: int, rng: random.Random) -> set[int]:
     return {5: {2}, 7: {0}, 9: {1, 4, 7}}.get(n, set())
 
 
-def _bone(draw: ImageDraw.ImageDraw, cx: float, cy: float, length: float, colour) -> None:  # type: ignore[no-untyped-def]
+def _bone(draw: ImageDraw.ImageDraw, cx: float, cy: float, length: float, colour, half_width: float = 7) -> None:  # type: ignore[no-untyped-def]
     """A jointed stick: beads pinched at the joints, like an 8 drawn long."""
     beads = 3 if length > 50 else 2
     bead = length / beads
     for k in range(beads):
         top = cy - length / 2 + k * bead
-        draw.ellipse((cx - 7, top, cx + 7, top + bead + 1), fill=colour)
-    draw.line((cx, cy - length / 2 + 3, cx, cy + length / 2 - 3), fill=(255, 255, 240), width=1)
+        draw.ellipse((cx - half_width, top, cx + half_width, top + bead + 1), fill=colour)
+    line = 1 if half_width < 9 else 3  # a fat bone shows its light core
+    draw.line((cx, cy - length / 2 + 3, cx, cy + length / 2 - 3), fill=(255, 255, 240), width=line)
 
 
 def _draw_bird(draw: ImageDraw.ImageDraw, rng: random.Random) -> None:
