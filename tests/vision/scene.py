@@ -1,8 +1,18 @@
 """A known scene: a photo with painted tiles and the detector rows that "find" them."""
 
+import json
+
 import numpy as np
 
-from tests.vision.onnx_fixtures import detector_row, two_stage_models
+from tests.vision.onnx_fixtures import (
+    DETECTOR_CLASSES,
+    classifier_classes,
+    colour_classifier,
+    detector_row,
+    fixed_detector,
+    two_stage_models,
+    write_metadata,
+)
 
 # A 400 x 200 photo into a 64 input: scale 0.16, 16 pixels of grey above and below.
 WIDTH, HEIGHT = 400, 200
@@ -41,3 +51,27 @@ def scene_models(folder):
     rows = [detector_row(to_input(box), cls, score) for box, cls, score, _ in SCENE.values()]
     colours = RGB | PIECE_RGB | {"not_a_tile": NOT_A_TILE_RGB}
     return two_stage_models(folder, np.array(rows), colours)
+
+
+def painted_photo(tiles, width=WIDTH, height=HEIGHT):
+    """A grey BGR photo with each tile's box painted its RGB (the last item of each tile)."""
+    image = np.full((height, width, 3), 114, np.uint8)
+    for tile in tiles:
+        x1, y1, x2, y2 = (int(v) for v in tile[0])
+        image[y1:y2, x1:x2] = tile[-1][::-1]
+    return image
+
+
+def colour_pair(folder, found, colours, names, detector_facts=None):
+    """A model folder whose detector finds ``found`` ((box in a 400 x 200 photo, class, score)
+    each) and whose classifier over ``names`` reads a crop's colour from ``colours``."""
+    folder.mkdir()
+    rows = np.array([detector_row(to_input(box), cls, score) for box, cls, score in found])
+    fixed_detector(folder / "det.onnx", rows, 64)
+    meta = write_metadata(folder, "det", "detect", 64, DETECTOR_CLASSES)
+    if detector_facts:
+        meta.write_text(json.dumps({**json.loads(meta.read_text()), **detector_facts}))
+    colour_classifier(folder / "cls.onnx", colours, names=names)
+    write_metadata(folder, "cls", "classify", 32, classifier_classes(names))
+    (folder / "default.json").write_text('{"detector": "det.json", "classifier": "cls.json"}')
+    return folder

@@ -9,16 +9,8 @@ import numpy as np
 import pytest
 
 from device.cli import main
-from tests.vision.onnx_fixtures import (
-    CLASSIFIER_NAMES,
-    DETECTOR_CLASSES,
-    classifier_classes,
-    colour_classifier,
-    detector_row,
-    fixed_detector,
-    write_metadata,
-)
-from tests.vision.scene import to_input
+from tests.vision.onnx_fixtures import CLASSIFIER_NAMES
+from tests.vision.scene import colour_pair, painted_photo
 from vision.blank_faces import face_white, is_back, is_blank_face
 from vision.pipeline import load_pipeline
 
@@ -83,17 +75,10 @@ TILES = (
 
 
 def photo(tiles):
-    image = np.full((200, 400, 3), 114, np.uint8)
-    for (x1, y1, x2, y2), _, rgb in tiles:
-        image[y1:y2, x1:x2] = rgb[::-1]
-    return image
+    return painted_photo(tiles)
 
 
 def models(folder, tiles):
-    folder.mkdir()
-    rows = np.array([detector_row(to_input(box), cls, 0.9) for box, cls, _ in tiles])
-    fixed_detector(folder / "det.onnx", rows, 64)
-    write_metadata(folder, "det", "detect", 64, DETECTOR_CLASSES)
     colours = {
         "1m": FACE_ONE,
         "2p": FACE_TWO,
@@ -102,10 +87,7 @@ def models(folder, tiles):
         "5z": YELLOW,
         "not_a_tile": (114, 114, 114),
     }
-    colour_classifier(folder / "cls.onnx", colours, names=NAMES)
-    write_metadata(folder, "cls", "classify", 32, classifier_classes(NAMES))
-    (folder / "default.json").write_text('{"detector": "det.json", "classifier": "cls.json"}')
-    return folder
+    return colour_pair(folder, [(box, cls, 0.9) for box, cls, _ in tiles], colours, NAMES)
 
 
 def reads(folder, tiles, **options):

@@ -6,15 +6,10 @@ import pytest
 
 from tests.vision.onnx_fixtures import (
     CLASSIFIER_NAMES,
-    DETECTOR_CLASSES,
-    classifier_classes,
-    colour_classifier,
     detector_row,
-    fixed_detector,
     single_stage_models,
-    write_metadata,
 )
-from tests.vision.scene import to_input
+from tests.vision.scene import colour_pair, painted_photo, to_input
 from vision.pipeline import load_pipeline
 
 BLANK = (235, 235, 230)  # a plain white 白
@@ -32,24 +27,14 @@ TILES = (
 
 
 def photo():
-    image = np.full((200, 400, 3), 114, np.uint8)
-    for (x1, y1, x2, y2), _, rgb in TILES:
-        image[y1:y2, x1:x2] = rgb[::-1]
-    return image
+    return painted_photo(TILES)
 
 
 def models(folder, names):
-    folder.mkdir()
-    rows = np.array([detector_row(to_input(box), cls, 0.9) for box, cls, _ in TILES])
-    fixed_detector(folder / "det.onnx", rows, 64)
-    write_metadata(folder, "det", "detect", 64, DETECTOR_CLASSES)
     colours = {"5z": BLANK, "0m": RED_FIVE, "not_a_tile": (114, 114, 114)}
     if "back" in names:
         colours["back"] = BACK
-    colour_classifier(folder / "cls.onnx", colours, names=names)
-    write_metadata(folder, "cls", "classify", 32, classifier_classes(names))
-    (folder / "default.json").write_text('{"detector": "det.json", "classifier": "cls.json"}')
-    return folder
+    return colour_pair(folder, [(box, cls, 0.9) for box, cls, _ in TILES], colours, names)
 
 
 def read(folder, **options):

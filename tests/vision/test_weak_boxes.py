@@ -1,20 +1,10 @@
 """A weak box beside a confident tile of its size is kept, if the classifier reads it surely;
 a weak box alone, too big, over a confident box, or read unsurely is not."""
 
-import json
-
 import numpy as np
 
-from tests.vision.onnx_fixtures import (
-    CLASSIFIER_NAMES,
-    DETECTOR_CLASSES,
-    classifier_classes,
-    colour_classifier,
-    detector_row,
-    fixed_detector,
-    write_metadata,
-)
-from tests.vision.scene import to_input
+from tests.vision.onnx_fixtures import CLASSIFIER_NAMES
+from tests.vision.scene import colour_pair, painted_photo
 from vision.pipeline import load_pipeline
 from vision.weak_boxes import beside_confident
 
@@ -53,36 +43,22 @@ def test_without_a_confident_box_no_weak_box_is_kept():
     assert not kept.any()
 
 
-def photo(tiles):
-    image = np.full((200, 400, 3), 114, np.uint8)
-    for (x1, y1, x2, y2), _, rgb in tiles:
-        image[y1:y2, x1:x2] = rgb[::-1]
-    return image
-
-
 def models(folder, tiles, neighbour_confidence):
-    folder.mkdir()
-    rows = np.array([detector_row(to_input(box), 0, score) for box, score, _ in tiles])
-    fixed_detector(folder / "det.onnx", rows, 64)
-    meta = write_metadata(folder, "det", "detect", 64, DETECTOR_CLASSES)
-    data = json.loads(meta.read_text())
-    data["detect_confidence"] = 0.25
+    facts = {"detect_confidence": 0.25}
     if neighbour_confidence is not None:
-        data["neighbour_confidence"] = neighbour_confidence
-    meta.write_text(json.dumps(data))
-    colour_classifier(folder / "cls.onnx", {"1m": RED, "2p": GREEN, "3s": BLUE})
-    write_metadata(folder, "cls", "classify", 32, classifier_classes(CLASSIFIER_NAMES))
-    (folder / "default.json").write_text('{"detector": "det.json", "classifier": "cls.json"}')
-    return folder
+        facts["neighbour_confidence"] = neighbour_confidence
+    found = [(box, 0, score) for box, score, _ in tiles]
+    colours = {"1m": RED, "2p": GREEN, "3s": BLUE}
+    return colour_pair(folder, found, colours, CLASSIFIER_NAMES, facts)
 
 
 def test_the_pipeline_keeps_a_weak_tile_beside_the_row_when_the_detector_says_so(tmp_path):
-    with_floor = load_pipeline(models(tmp_path / "on", ROW, 0.03)).read(photo(ROW)).tiles
+    with_floor = load_pipeline(models(tmp_path / "on", ROW, 0.03)).read(painted_photo(ROW)).tiles
     assert [(t.code, tuple(round(v) for v in t.box)) for t in with_floor] == [
         ("1m", CONFIDENT_A[0]),
         ("2p", CONFIDENT_B[0]),
         ("3s", BESIDE_B[0]),
     ]
     assert with_floor[2].detector_confidence < 0.25
-    without = load_pipeline(models(tmp_path / "off", ROW, None)).read(photo(ROW)).tiles
+    without = load_pipeline(models(tmp_path / "off", ROW, None)).read(painted_photo(ROW)).tiles
     assert [t.code for t in without] == ["1m", "2p"]
