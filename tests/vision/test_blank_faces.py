@@ -149,24 +149,15 @@ def test_evaluate_reads_the_backs_colour_from_the_tile_set_file(tmp_path, capsys
     assert report["tile_sets"]["ours"]["coloured_backs"] is False
 
 
-def test_detect_white_backs_leaves_the_classifier_reading(tmp_path, capsys):
+@pytest.mark.parametrize("command", ["detect", "score"])
+def test_white_backs_leaves_the_classifier_reading(tmp_path, capsys, command):
     folder = models(tmp_path / "m", TILES)
     image = tmp_path / "row.png"
     cv2.imwrite(str(image), photo(TILES))
-    argv = ["detect", str(image), "--models", str(folder), "--json"]
+    argv = [command, str(image), "--models", str(folder), "--json"]
     for extra, expected in (([], ["5z", None]), (["--white-backs"], [None, "5z"])):
+        # score's five tiles are no hand: its result is an error, its tiles stand
         assert main([*argv, *extra]) == 0
-        tiles = json.loads(capsys.readouterr().out)["tiles"]
-        assert [t["code"] for t in tiles[3:]] == expected
-
-
-def test_score_white_backs_leaves_the_classifier_reading(tmp_path, capsys):
-    folder = models(tmp_path / "m", TILES)
-    image = tmp_path / "row.png"
-    cv2.imwrite(str(image), photo(TILES))
-    argv = ["score", str(image), "--models", str(folder), "--json"]
-    for extra, expected in (([], ["5z", None]), (["--white-backs"], [None, "5z"])):
-        main([*argv, *extra])  # five tiles are no hand: the score is an error, the tiles stand
         tiles = json.loads(capsys.readouterr().out)["tiles"]
         assert [t["code"] for t in tiles[3:]] == expected
 
