@@ -7,7 +7,7 @@ Each photo is read once with a low detector threshold; every threshold in the ta
 applied to those reads (exact: a box below a threshold can only suppress boxes below it too, so
 filtering after non-maximum suppression equals thresholding first). The photos are split in two
 halves (even and odd positions): pick a threshold on one half and check it holds on the other, or
-the number is tuned on its own test set. Tile-set facts (red fives) come from tile_sets.json
+the number is tuned on its own test set. Tile-set facts (red fives, white backs) come from tile_sets.json
 beside the labels, as ``tilescore evaluate`` reads them.
 
 A second table holds the threshold and tries floors for weak boxes beside a confident tile
@@ -29,7 +29,7 @@ from vision.detection import Detection  # noqa: E402
 from vision.evaluate import Evaluation, match_photo  # noqa: E402
 from vision.images import load_image  # noqa: E402
 from vision.labels import LabelledPhoto, find_photo, load_labels  # noqa: E402
-from vision.tile_sets import beside, has_coloured_backs, load_tile_sets, reads_red_fives  # noqa: E402
+from vision.tile_sets import beside, load_tile_sets, tile_set_named  # noqa: E402
 
 FLOOR = 0.05
 THRESHOLDS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
@@ -50,19 +50,12 @@ def main() -> int:
     shipped = reader.detect_confidence
     shipped_neighbour = reader.neighbour_confidence
     photos = [
-        (
-            load_image(find_photo(label, args.photos)),
-            reads_red_fives(tile_sets, label.tile_set),
-            has_coloured_backs(tile_sets, label.tile_set),
-        )
+        (load_image(find_photo(label, args.photos)), tile_set_named(tile_sets, label.tile_set))
         for label in labels
     ]
 
     def read_all() -> list[tuple[Detection, ...]]:
-        return [
-            reader.read(image, red_fives=red_fives, coloured_backs=coloured_backs).tiles
-            for image, red_fives, coloured_backs in photos
-        ]
+        return [reader.read(image, **facts.read_options).tiles for image, facts in photos]
 
     print(
         f"models: {' + '.join(m.name for m in reader.models)}; its threshold {shipped}, "

@@ -68,11 +68,12 @@ def run(args: argparse.Namespace) -> int:
     from vision.images import load_image
     from vision.labels import find_photo, load_labels
     from vision.pipeline import load_pipeline
-    from vision.tile_sets import has_coloured_backs, reads_red_fives
+    from vision.tile_sets import tile_set_named
 
     labels = load_labels(args.labels)
     tile_sets = _tile_sets(args)
-    red_fives = {label.image: reads_red_fives(tile_sets, label.tile_set) for label in labels}
+    facts = {label.image: tile_set_named(tile_sets, label.tile_set) for label in labels}
+    red_fives = {image: tile_set.red_fives for image, tile_set in facts.items()}
     if args.predictions is not None:
         saved = _saved_results(labels, args.predictions, red_fives)
         return _report(args, labels, saved, None, tile_sets)
@@ -87,11 +88,7 @@ def run(args: argparse.Namespace) -> int:
         start = time.perf_counter()
         image = load_image(photo)
         decode_ms = round((time.perf_counter() - start) * 1000, 2)
-        reading = pipeline.read(
-            image,
-            red_fives=red_fives[label.image],
-            coloured_backs=has_coloured_backs(tile_sets, label.tile_set),
-        )
+        reading = pipeline.read(image, **facts[label.image].read_options)
         timing = {"decode": decode_ms, **reading.timing_ms}
         timing["total"] = round(decode_ms + reading.timing_ms["total"], 2)
         results.append(match_photo(label, reading.tiles, timing))

@@ -27,6 +27,12 @@ class TileSet:
     note: str = ""
     coloured_backs: bool = True
 
+    @property
+    def read_options(self) -> dict[str, bool]:
+        """``TilePipeline.read``'s options for photos of this set: every fact that changes a read,
+        so a reader passing them all never misses one."""
+        return {"red_fives": self.red_fives, "coloured_backs": self.coloured_backs}
+
 
 def add_white_backs_option(parser: argparse.ArgumentParser) -> None:
     """``--white-backs`` for every command that reads photos (detect, score, serve)."""
@@ -46,16 +52,11 @@ def plain_five(code: str | None) -> str | None:
     return code
 
 
-def reads_red_fives(tile_sets: Mapping[str, TileSet], name: str | None) -> bool:
-    """Whether photos of the set named ``name`` may show red fives (unknown sets: yes)."""
+def tile_set_named(tile_sets: Mapping[str, TileSet], name: str | None) -> TileSet:
+    """The facts of the set named ``name``; a set nobody described has the defaults (it may show
+    red fives, its backs are coloured)."""
     found = tile_sets.get(name) if name else None
-    return found is None or found.red_fives
-
-
-def has_coloured_backs(tile_sets: Mapping[str, TileSet], name: str | None) -> bool:
-    """Whether the set named ``name`` has backs of another colour than its faces (unknown: yes)."""
-    found = tile_sets.get(name) if name else None
-    return found is None or found.coloured_backs
+    return found if found is not None else TileSet(name or "")
 
 
 def beside(labels_dir: Path) -> Path:

@@ -13,6 +13,7 @@ from tests.vision.onnx_fixtures import CLASSIFIER_NAMES
 from tests.vision.scene import colour_pair, painted_photo
 from vision.blank_faces import face_white, is_back, is_blank_face
 from vision.pipeline import load_pipeline
+from vision.tile_sets import load_tile_sets, tile_set_named
 
 BLANK = (235, 235, 228)  # a plain white 白 (RGB)
 YELLOW = (225, 185, 30)  # this set's backs
@@ -176,3 +177,18 @@ def test_the_app_reads_a_white_backed_set_as_told(tmp_path):
         )
         reader = app.config["STATE"].reader
         assert [t["code"] for t in reader.read(photo(TILES))[3:]] == expected
+
+
+def test_a_tile_sets_facts_are_every_read_option_and_an_unknown_set_has_the_defaults(tmp_path):
+    path = tmp_path / "tile_sets.json"
+    path.write_text(json.dumps({"ours": {"red_fives": False, "coloured_backs": False}}))
+    tile_sets = load_tile_sets(path)
+    told = tile_set_named(tile_sets, "ours").read_options
+    assert told == {"red_fives": False, "coloured_backs": False}
+    for unknown in ("theirs", None):
+        assert tile_set_named(tile_sets, unknown).read_options == {
+            "red_fives": True,
+            "coloured_backs": True,
+        }
+    codes, _ = reads(models(tmp_path / "m", TILES), TILES, **told)
+    assert codes == ["1m", "2p", "3s", "back", "5z"]  # white backs: the classifier's reading

@@ -353,11 +353,12 @@ def evaluate(
     labels_dir: Path | None = None,
 ) -> Any:
     """The ``vision.evaluate.Evaluation`` of one model pair on the held-out photos; a tile set
-    that ``tile_sets.json`` beside ``labels_dir`` says has no red fives is read without them."""
+    is read with the facts ``tile_sets.json`` beside ``labels_dir`` gives it (no red fives, white
+    backs), as ``tilescore evaluate`` reads it."""
     from vision.evaluate import Evaluation, match_photo
     from vision.images import load_image
     from vision.pipeline import load_pipeline
-    from vision.tile_sets import beside, load_tile_sets, reads_red_fives
+    from vision.tile_sets import beside, load_tile_sets, tile_set_named
 
     tile_sets = load_tile_sets(beside(labels_dir)) if labels_dir is not None else {}
 
@@ -366,8 +367,8 @@ def evaluate(
     )
     results = []
     for number, (photo, label) in enumerate(held_out, 1):
-        red_fives = reads_red_fives(tile_sets, label.tile_set)
-        reading = pipeline.read(load_image(photo), red_fives=red_fives)
+        facts = tile_set_named(tile_sets, label.tile_set)
+        reading = pipeline.read(load_image(photo), **facts.read_options)
         results.append(match_photo(label, reading.tiles, reading.timing_ms))
         if progress:
             progress(f"{number}/{len(held_out)} {photo.name}")
