@@ -4,7 +4,7 @@ Most Chinese and Taiwanese sets paint every five with red, and have no red fives
 has them; a reader that may say "red five" calls them red fives. A table says once what its set
 holds (the labelled photos say it in ``tile_sets.json`` beside their labels folder), and every
 read of that set uses it. A set with white backs says ``coloured_backs: false``: its backs and a
-blank 白 cannot be told apart by colour (vision/blank_faces.py).
+blank 白 cannot be told apart by colour (vision/face_colour.py).
 """
 
 from __future__ import annotations

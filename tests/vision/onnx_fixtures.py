@@ -73,15 +73,22 @@ def colour_classifier(
     size: int = 32,
     batch: int | str = "n",
     names: Sequence[str] = CLASSIFIER_NAMES,
+    top_middle: bool = False,
 ) -> None:
-    """A classifier over ``names`` that reads the crop's mean RGB colour (0-255 each)."""
+    """A classifier over ``names`` that reads the crop's mean RGB colour (0-255 each); with
+    ``top_middle``, the colour of the middle of its top third only (one cell of a 3 x 3 grid),
+    so that it reads a crop turned a quarter differently, and one turned a half alike when the
+    tile is painted so."""
     prototypes = np.array(
         [np.array(colours[n]) / 255 if n in colours else FAR_AWAY for n in names],
         np.float32,
     )
+    third = size // 3
+    start, end = ([0, third], [third, 2 * third]) if top_middle else ([0, 0], [size, size])
     graph = helper.make_graph(
         [
-            helper.make_node("ReduceMean", ["images"], ["mean"], axes=[2, 3], keepdims=0),  # (n, 3)
+            helper.make_node("Slice", ["images", "start", "end", "axes"], ["read"]),
+            helper.make_node("ReduceMean", ["read"], ["mean"], axes=[2, 3], keepdims=0),  # (n, 3)
             helper.make_node("Unsqueeze", ["mean", "one"], ["mean3"]),  # (n, 1, 3)
             helper.make_node("Sub", ["mean3", "prototypes"], ["difference"]),  # (n, classes, 3)
             helper.make_node("Mul", ["difference", "difference"], ["squared"]),
@@ -95,6 +102,9 @@ def colour_classifier(
         initializer=[
             numpy_helper.from_array(np.array([1], np.int64), "one"),
             numpy_helper.from_array(np.array([2], np.int64), "last"),
+            numpy_helper.from_array(np.array(start, np.int64), "start"),
+            numpy_helper.from_array(np.array(end, np.int64), "end"),
+            numpy_helper.from_array(np.array([2, 3], np.int64), "axes"),
             numpy_helper.from_array(prototypes, "prototypes"),
             numpy_helper.from_array(np.array(-200.0, np.float32), "sharpness"),
         ],

@@ -62,16 +62,17 @@ def painted_photo(tiles, width=WIDTH, height=HEIGHT):
     return image
 
 
-def colour_pair(folder, found, colours, names, detector_facts=None):
+def colour_pair(folder, found, colours, names, detector_facts=None, top_middle=False):
     """A model folder whose detector finds ``found`` ((box in a 400 x 200 photo, class, score)
-    each) and whose classifier over ``names`` reads a crop's colour from ``colours``."""
+    each) and whose classifier over ``names`` reads a crop's colour (with ``top_middle``, the
+    colour of the middle of its top third) from ``colours``."""
     folder.mkdir()
     rows = np.array([detector_row(to_input(box), cls, score) for box, cls, score in found])
     fixed_detector(folder / "det.onnx", rows, 64)
     meta = write_metadata(folder, "det", "detect", 64, DETECTOR_CLASSES)
     if detector_facts:
         meta.write_text(json.dumps({**json.loads(meta.read_text()), **detector_facts}))
-    colour_classifier(folder / "cls.onnx", colours, names=names)
+    colour_classifier(folder / "cls.onnx", colours, names=names, top_middle=top_middle)
     write_metadata(folder, "cls", "classify", 32, classifier_classes(names))
     (folder / "default.json").write_text('{"detector": "det.json", "classifier": "cls.json"}')
     return folder

@@ -51,6 +51,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cache", action="store_true", help="keep decoded images in RAM")
     parser.add_argument("--fraction", type=float, default=1.0, help="share of the data to use")
     parser.add_argument(
+        "--lr0",
+        type=float,
+        metavar="RATE",
+        help="starting learning rate (AdamW); default 0.002 for the classifier, 0.001 for the "
+        "detector, 0.0005 for a detector trained on from a checkpoint",
+    )
+    parser.add_argument(
         "--out", "--models", dest="out", type=Path, default=Path("models"), help="model folder"
     )
     parser.add_argument("--name", help="model name (file names in --out)")
@@ -109,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         hours=args.hours,
         cache=args.cache,
+        lr0=args.lr0,
     )
     meta = train(settings, command_line())
     if args.json:

@@ -38,6 +38,7 @@ class TrainSettings:
     fraction: float = 1.0
     hours: float | None = None  # a time budget: ultralytics fits the epochs (and lr schedule) to it
     cache: bool = False  # decoded images in RAM: a GPU waits on JPEG decoding otherwise
+    lr0: float | None = None  # the starting rate, in place of the task's default below
 
 
 def _class_entry(task: str, name: str) -> dict[str, Any]:
@@ -133,6 +134,8 @@ def train(settings: TrainSettings, command: str) -> Path:
             # short CPU run is all warm-up; the first such fine-tune (1.7 epochs) traded 14 points
             # of real-photo recall for precision. No warm-up and half the rate keep what it knew.
             options.update(warmup_epochs=0, lr0=0.0005)
+    if settings.lr0 is not None:
+        options["lr0"] = settings.lr0
     results = model.train(**options)
     minutes = (time.time() - started) / 60
     # With a time budget ultralytics picks the epoch count itself.
@@ -175,6 +178,7 @@ def train(settings: TrainSettings, command: str) -> Path:
             "device": settings.device,
             "minutes": round(minutes, 1),
             "started_from": str(settings.start_from) if settings.start_from else "scratch",
+            "lr0": options["lr0"],
             "ultralytics": _version("ultralytics"),
         },
         "metrics": {"synthetic_val": metrics},

@@ -1,4 +1,5 @@
-"""A plain white 白 or the back of a tile: told apart by colour, against the photo's own faces.
+"""Colour checks against the photo's own faces: a plain white 白 or the back of a tile, and a
+face that is not the set's.
 
 Many sets paint nothing on the white dragon, and a blank white face and the back of a tile are
 both one flat colour: the classifier, which learnt white and ivory backs too, calls some blank
@@ -8,6 +9,9 @@ show what white looks like under this light. So a tile read as a back whose midd
 no colour beside the faces' is a blank 白, and a tile read as 白 whose middle is mostly coloured is
 a back. A set with white backs says so (``coloured_backs: false`` in tile_sets.json) and is left
 to the classifier: there, only the tile's thickness tells them apart.
+
+The same white tells a weakly read face from clutter: every face of a set is painted on it, so a
+"tile" whose lightest part is far darker or tinted (a black keycap with a white letter) is none.
 """
 
 from __future__ import annotations
@@ -26,6 +30,15 @@ BACK_ABOVE = 0.5
 """A "白" with more of its middle coloured than this is a back (a framed 白's frame stays under)."""
 DARKER_LIMIT = 100.0
 """A "back" this much darker (Lab L) than the faces' white is a dark back, not a blank face."""
+FACE_DARKER_LIMIT = 50.0
+"""A weak face read whose lightest quarter is darker than the faces' white by more than this (Lab
+L) is not a face of the set. On the labelled real photos the tiles' lightest quarters lie within
+24 of the white for 95% of them (84 for a confident one in a hand's shadow); weakly read keycaps
+and other clutter went to 121."""
+FACE_TINT_LIMIT = 20.0
+"""Nor is one whose lightest quarter is tinted more than this (Lab a/b) beside the white: real
+faces stayed within 12."""
+WHITE_TINT_LIMIT = 40.0
 NEUTRAL = 128.0  # Lab a and b of a grey, in OpenCV's 8-bit Lab
 MIN_FACES = 3  # fewer face-up tiles than this say too little about the light
 
@@ -73,6 +86,26 @@ def is_back(crop: np.ndarray, white: np.ndarray) -> bool:
     """A tile the classifier read as 白 is a back: its middle is mostly coloured."""
     share, _ = coloured_share(crop, white)
     return share > BACK_ABOVE
+
+
+def looks_white(white: np.ndarray) -> bool:
+    """Whether the faces' colour is a white at all, and so a measure of what this set's faces
+    look like (the real photos' ranged to 29 Lab a/b units from grey, under warm light)."""
+    return float(np.hypot(white[1] - NEUTRAL, white[2] - NEUTRAL)) <= WHITE_TINT_LIMIT
+
+
+def is_face_of_set(crop: np.ndarray, white: np.ndarray) -> bool:
+    """A face-up read whose lightest quarter is the set's white: not far darker, not tinted.
+
+    Every face in a set is painted on the same white or ivory, so its lightest quarter matches
+    the other faces' under the same light; a black keycap's or a dark box's does not. Only weak
+    reads are asked (the pipeline checks low-confidence ones): a confident tile in deep shadow
+    stays.
+    """
+    lightest = _lightest(crop)
+    darker = float(white[0] - lightest[0])
+    tint = float(np.hypot(lightest[1] - white[1], lightest[2] - white[2]))
+    return darker <= FACE_DARKER_LIMIT and tint <= FACE_TINT_LIMIT
 
 
 def _lab_pixels(image_bgr: np.ndarray) -> np.ndarray:

@@ -1,5 +1,6 @@
 """A blank white 白 read as a back, and a back read as 白, are set right by colour beside the
-photo's faces; a set with white backs is left to the classifier."""
+photo's faces; a set with white backs is left to the classifier. A weak read whose face is not
+the set's white (a black keycap) is no tile."""
 
 import argparse
 import json
@@ -11,7 +12,7 @@ import pytest
 from device.cli import main
 from tests.vision.onnx_fixtures import CLASSIFIER_NAMES
 from tests.vision.scene import colour_pair, painted_photo
-from vision.blank_faces import face_white, is_back, is_blank_face
+from vision.face_colour import face_white, is_back, is_blank_face, is_face_of_set, looks_white
 from vision.pipeline import load_pipeline
 from vision.tile_sets import load_tile_sets, tile_set_named
 
@@ -20,6 +21,7 @@ YELLOW = (225, 185, 30)  # this set's backs
 FACE_ONE = (250, 248, 240)  # three face-up tiles, as white as the blank but read as codes
 FACE_TWO = (226, 226, 222)
 FACE_THREE = (244, 242, 236)
+FACES = (FACE_ONE, FACE_TWO, FACE_THREE)
 NAMES = CLASSIFIER_NAMES + ("back",)
 
 
@@ -55,6 +57,23 @@ def test_a_white_middle_is_blank_and_a_coloured_one_a_back():
     assert not is_blank_face(crop((25, 25, 25)), white)  # a black back is far darker than white
     assert is_back(crop(YELLOW), white)
     assert not is_back(crop(BLANK), white)
+
+
+def keycap(size=64):
+    """A black laptop key with a white letter: the letter is far less than a quarter of it."""
+    key = crop((35, 35, 40), size)
+    key[size // 3 : size // 2, size // 3 : size // 2] = (250, 250, 250)
+    return key
+
+
+def test_a_face_of_the_set_has_the_faces_white_at_its_lightest():
+    white = face_white([drawn_face(), crop(FACE_TWO), crop(FACE_THREE)], [])
+    assert looks_white(white)
+    assert is_face_of_set(drawn_face(), white)
+    assert is_face_of_set(crop(BLANK), white)
+    assert not is_face_of_set(keycap(), white)  # far darker
+    assert not is_face_of_set(crop((235, 190, 120)), white)  # a light wooden box: tinted
+    assert not looks_white(face_white([crop(YELLOW)] * 3, []))  # no white to judge faces by
 
 
 def test_without_faces_white_is_grey_and_no_tiles_is_no_answer():
@@ -192,3 +211,22 @@ def test_a_tile_sets_facts_are_every_read_option_and_an_unknown_set_has_the_defa
         }
     codes, _ = reads(models(tmp_path / "m", TILES), TILES, **told)
     assert codes == ["1m", "2p", "3s", "back", "5z"]  # white backs: the classifier's reading
+
+
+KEYCAP = (35, 35, 40)
+
+
+def test_a_weak_read_on_a_black_key_is_dropped_and_a_sure_one_kept(tmp_path):
+    # Three white faces read surely; a black key found weakly (0.3: a low-confidence read) goes,
+    # the same key found surely (0.9) stays: a confident tile in deep shadow is not judged.
+    row = [((25 + 60 * i, 50, 75 + 60 * i, 125), 0, colour) for i, colour in enumerate(FACES)]
+    weak_key, sure_key = ((205, 50, 255, 125), KEYCAP), ((265, 50, 315, 125), KEYCAP)
+    colours = {"1m": FACE_ONE, "2p": FACE_TWO, "3s": FACE_THREE, "4m": KEYCAP}
+    found = [(box, 0, 0.9) for box, _, _ in row]
+    codes = []
+    for name, (box, colour) in (("weak", weak_key), ("sure", sure_key)):
+        score = 0.3 if name == "weak" else 0.9
+        folder = colour_pair(tmp_path / name, [*found, (box, 0, score)], colours, NAMES)
+        tiles = load_pipeline(folder).read(painted_photo([*row, (box, 0, colour)])).tiles
+        codes.append([t.code for t in tiles])
+    assert codes == [["1m", "2p", "3s"], ["1m", "2p", "3s", "4m"]]
