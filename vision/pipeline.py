@@ -13,6 +13,10 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.boxes import clip_boxes, decode_yolo, letterbox, nms, to_original
+from vision.crops import crop_upright, to_batch
+from vision.detection import LOW_CONFIDENCE, Detection, PhotoReading, reading_order
+from vision.errors import ModelError
 from vision.face_colour import (
     BLANK_CODE,
     face_white,
@@ -21,13 +25,9 @@ from vision.face_colour import (
     is_face_of_set,
     looks_white,
 )
-from vision.boxes import clip_boxes, decode_yolo, letterbox, nms, to_original
-from vision.crops import crop_upright, to_batch
-from vision.detection import LOW_CONFIDENCE, Detection, PhotoReading, reading_order
-from vision.errors import ModelError
 from vision.models import ModelClass, ModelInfo, OnnxModel, find_pair, load_info
 from vision.tile_sets import plain_five
-from vision.weak_boxes import READ_AT_LEAST, beside_confident
+from vision.weak_boxes import READ_AT_LEAST, beside_confident, inside_surer
 
 DETECT_CONFIDENCE = 0.25
 """The detector score a box needs, unless the detector's metadata names its own
@@ -228,8 +228,17 @@ class TilePipeline:
                 if kind.name != "piece":
                     read_crops.append((tile, crops[row_of[i]]))
         settled = _settled_by_colour(read_crops, coloured_backs)
-        kept = [settled.get(id(tile), tile) for tile in tiles]
-        return [tile for tile in kept if tile is not None]
+        kept = [
+            tile for tile in (settled.get(id(tile), tile) for tile in tiles) if tile is not None
+        ]
+        if not kept:
+            return kept
+        duplicate = inside_surer(
+            np.array([tile.box for tile in kept]),
+            np.array([tile.confidence for tile in kept]),
+            np.array([tile.low_confidence for tile in kept]),
+        )
+        return [tile for tile, again in zip(kept, duplicate, strict=True) if not again]
 
     def _quarter_turned(
         self,

@@ -1,4 +1,4 @@
-"""Weak boxes that lie beside a confident tile are tiles too.
+"""Weak boxes: kept when they lie beside a confident tile, dropped when they lie inside a surer one.
 
 Tiles lie in rows and stacks: a box the detector is unsure of (scored under its threshold, above
 its ``neighbour_confidence``) that is the size of a confident tile it touches side by side or end
@@ -7,6 +7,10 @@ a laptop lie in rows as well). A weak box alone, much larger or smaller than the
 lying over a confident box (a box across two tiles) stays out. On the real photos this found 4 of
 the 38 tiles the threshold lost (three of them blank 白, whose empty face the detector is least
 sure of), for 2 more extra boxes (docs/vision.md).
+
+A weak read whose box lies mostly inside the box of a tile read more surely is a piece of that
+tile seen again (half a face, a face and its side), which NMS keeps because the two boxes'
+sizes differ too much for their IoU to tell.
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ ALIGN = 0.35  # centres in line within this share of the taller (wider) box
 GAP = 0.5  # edges apart by less than this share of the weak box's short side
 AREA_RANGE = (0.5, 2.0)  # the weak box's area against the median confident box
 OVERLAP_LIMIT = 0.15  # more IoU than this with a confident box: it is that tile again, or two
+INSIDE_LIMIT = 0.6
+"""A weak read with more of its box than this inside a surer tile's box is that tile again. On the
+real photos: 6 extra boxes over 0.6, no tile read right; real tiles in piles reached 0.57."""
 READ_AT_LEAST = 0.5  # the classifier's score a weak box's reading needs (real tiles: 0.63-0.97)
 
 
@@ -60,6 +67,23 @@ def beside_confident(boxes: np.ndarray, confident: np.ndarray) -> np.ndarray:
     apart = iou_matrix(weak_boxes, strong_boxes).max(axis=1) < OVERLAP_LIMIT
     keep[weak[touching & tile_sized & apart]] = True
     return keep
+
+
+def inside_surer(boxes: np.ndarray, confidence: np.ndarray, weak: np.ndarray) -> np.ndarray:
+    """Which ``weak`` boxes (a boolean mask over N×4 ``boxes``) lie more than ``INSIDE_LIMIT``
+    of their own area inside the box of a tile with a higher ``confidence``."""
+    inside = np.zeros(len(boxes), bool)
+    for i in np.flatnonzero(weak):
+        surer = confidence > confidence[i]
+        if not surer.any():
+            continue
+        box, others = boxes[i].astype(np.float64), boxes[surer].astype(np.float64)
+        width = np.minimum(box[2], others[:, 2]) - np.maximum(box[0], others[:, 0])
+        height = np.minimum(box[3], others[:, 3]) - np.maximum(box[1], others[:, 1])
+        shared = np.clip(width, 0, None) * np.clip(height, 0, None)
+        area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-9)
+        inside[i] = shared.max() / area > INSIDE_LIMIT
+    return inside
 
 
 def _sizes(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -6,7 +6,7 @@ import numpy as np
 from tests.vision.onnx_fixtures import CLASSIFIER_NAMES
 from tests.vision.scene import colour_pair, painted_photo
 from vision.pipeline import load_pipeline
-from vision.weak_boxes import beside_confident
+from vision.weak_boxes import beside_confident, inside_surer
 
 RED, GREEN, BLUE = (200, 0, 0), (0, 200, 0), (0, 0, 200)
 UNSURE = (67, 67, 67)  # as far from red, green and blue: a third each
@@ -62,3 +62,27 @@ def test_the_pipeline_keeps_a_weak_tile_beside_the_row_when_the_detector_says_so
     assert with_floor[2].detector_confidence < 0.25
     without = load_pipeline(models(tmp_path / "off", ROW, None)).read(painted_photo(ROW)).tiles
     assert [t.code for t in without] == ["1m", "2p"]
+
+
+def test_a_weak_read_mostly_inside_a_surer_tile_is_that_tile_again():
+    tile = (100, 100, 160, 180)  # 60 x 80
+    half_face = (100, 100, 160, 150)  # all of it inside the tile
+    half_out = (130, 100, 190, 180)  # half of it inside: a tile in a pile, partly covered
+    boxes = np.array([tile, half_face, half_out], np.float32)
+    weak = np.array([False, True, True])
+    assert inside_surer(boxes, np.array([0.9, 0.3, 0.3]), weak).tolist() == [False, True, False]
+    # Only a surer tile swallows a box: under a weaker one, or when the box is sure, it stays.
+    assert not inside_surer(boxes, np.array([0.2, 0.3, 0.3]), weak).any()
+    assert not inside_surer(boxes, np.array([0.9, 0.8, 0.8]), np.zeros(3, bool)).any()
+
+
+def test_the_pipeline_drops_a_weak_read_inside_a_surer_tile(tmp_path):
+    # IoU 0.47 with the tile, so NMS keeps both; 70% of the weak box lies inside the tile.
+    again = ((20, 45, 60, 95), 0.3, RED)
+    beside = ((70, 20, 110, 80), 0.3, GREEN)  # as weak, beside the tile: stays
+    tiles = (CONFIDENT_A, again, beside)
+    found = load_pipeline(models(tmp_path / "m", tiles, None)).read(painted_photo(tiles)).tiles
+    assert [(t.code, tuple(round(v) for v in t.box)) for t in found] == [
+        ("1m", CONFIDENT_A[0]),
+        ("2p", beside[0]),
+    ]
