@@ -60,16 +60,24 @@ DESK = [(40, 85, 170), (30, 70, 150), (50, 100, 185), (60, 110, 160), (35, 55, 1
 GRANITE = [(150, 150, 150), (120, 125, 130), (175, 170, 165)]
 MAT = [(60, 140, 200), (70, 150, 205), (55, 120, 175)]
 STONE = [(225, 228, 230), (205, 210, 215), (185, 190, 200)]
+BLOCKS = [(40, 125, 205), (70, 160, 225), (35, 95, 160), (110, 185, 225)]  # BGR: orange to pale
+SKIN = [(150, 180, 230), (130, 160, 215), (105, 135, 190), (80, 105, 160), (55, 75, 115)]
 
 
 def table_surface(rng: random.Random, size: int = 1024) -> np.ndarray:
     """A square texture of the table top, about 0.8 mm a pixel: patterned bed sheets and cloths,
     wood desks, granite counters, bamboo mats, plain felt."""
     kind = rng.choices(
-        ("wavy", "desk", "granite", "mat", "stone", "old", "keyboard"), (5, 4, 1.5, 1, 1, 1.5, 2.5)
+        ("wavy", "desk", "granite", "mat", "stone", "old", "keyboard", "blocks", "palm"),
+        (5, 4, 1.5, 1, 1, 1.5, 2.5, 1.2, 0.8),
     )[0]
     if kind == "old":
         return background(rng, size, size)
+    if kind == "palm":  # tiles held out on an open hand, fingers beyond them
+        image = np.ascontiguousarray(table_surface(rng, size))
+        hand(image, rng, (size / 2 + rng.uniform(-60, 60), size / 2 + rng.uniform(0, 120)),
+             rng.uniform(1.3, 1.9), rng.uniform(-0.4, 0.4))  # fmt: skip
+        return image
     if kind == "keyboard":  # tiles dropped on a laptop: its keys are tile-sized, dark, lettered
         # The desk around it; drawing needs a contiguous array, and some surfaces are views.
         image = np.ascontiguousarray(table_surface(rng, size))
@@ -136,6 +144,8 @@ def table_surface(rng: random.Random, size: int = 1024) -> np.ndarray:
         cells = np.clip(cx * cy * 2.2, 0, 1)
         image = base[None, None, :] * (0.45 + 0.6 * cells[:, :, None])
         image += (_noise(gen, size, size, 2) * 6)[:, :, None]
+    elif kind == "blocks":
+        image = bamboo_blocks(rng, gen, size)
     else:  # stone, white counter
         base = np.array(rng.choice(STONE), np.float32)
         veins = np.abs(_noise(gen, size, size, 80)) < 0.06
@@ -157,7 +167,10 @@ def clutter(canvas: np.ndarray, rng: random.Random, keep_out: tuple[int, int, in
                 break
         else:
             continue
-        kind = rng.choice(("box", "keyboard", "paper", "bag"))
+        kind = rng.choice(("box", "keyboard", "paper", "bag", "hand"))
+        if kind == "hand":  # a player's hand reaching in at the table's edge
+            hand(canvas, rng, (x + w / 2, y + h / 2), rng.uniform(0.8, 1.2), rng.uniform(0, 6.3))
+            continue
         if kind == "box":  # a black or brown box seen from above: dark inside, lighter rim
             colour = rng.choice(((25, 25, 28), (60, 90, 130), (40, 40, 45)))
             cv2.rectangle(canvas, (x, y), (x + w, y + h), tuple(int(c * 1.8) for c in colour), -1)
@@ -220,3 +233,79 @@ def keyboard(canvas: np.ndarray, rng: random.Random, area: tuple[int, int, int, 
         y += pitch
     # The camera's table mapping mirrors the texture: mirror the keys so their letters read right.
     canvas[y1:y2, x1:x2] = canvas[y1:y2, x1:x2][:, ::-1]
+
+
+def bamboo_blocks(rng: random.Random, gen: np.random.Generator, size: int) -> np.ndarray:
+    """A cooling mat of small bamboo blocks strung together: rows of rounded, tile-sized, orange
+    blocks with dark gaps and the strings' holes. From above each block is the size and colour of
+    a yellow tile back (the real photos' extra "backs" on such a mat)."""
+    base = np.array(rng.choice(BLOCKS), np.float32)
+    gap_colour = base * rng.uniform(0.15, 0.35)
+    image = np.empty((size, size, 3), np.float32)
+    image[:] = gap_colour
+    hole_colour = tuple(float(c) for c in gap_colour)
+    width, height = rng.uniform(20, 32), rng.uniform(10, 17)
+    gap = rng.uniform(2, 4)
+    y = -rng.uniform(0, height)
+    row = 0
+    while y < size:
+        x = -rng.uniform(0, width) - (width / 2 if row % 2 else 0)
+        while x < size:
+            x1, y1, x2, y2 = int(x + gap), int(y + gap), int(x + width), int(y + height)
+            shade = base * rng.uniform(0.85, 1.12)
+            cv2.rectangle(image, (x1, y1), (x2, y2), tuple(float(c) for c in shade), -1)
+            # lit top edge, darker bottom edge: each block is rounded
+            cv2.line(
+                image, (x1 + 1, y1 + 1), (x2 - 1, y1 + 1), tuple(float(c) * 1.15 for c in shade), 1
+            )
+            cv2.line(
+                image, (x1 + 1, y2 - 1), (x2 - 1, y2 - 1), tuple(float(c) * 0.7 for c in shade), 1
+            )
+            for hole in (0.25, 0.5, 0.75):  # where the strings go through
+                cv2.circle(image, (int(x1 + (x2 - x1) * hole), y2 - 2), 1, hole_colour, -1)
+            x += width
+        y += height
+        row += 1
+    if rng.random() < 0.5:
+        image = image.transpose(1, 0, 2)
+    image += (_noise(gen, size, size, 2) * 5 + _noise(gen, size, size, 80) * 10)[:, :, None]
+    return np.ascontiguousarray(image)
+
+
+def hand(
+    canvas: np.ndarray,
+    rng: random.Random,
+    centre: tuple[float, float],
+    scale: float,
+    angle: float,
+) -> None:
+    """An open hand drawn flat on ``canvas`` (texture pixels, about a millimetre each): a palm,
+    four fingers and a thumb in one skin tone, shaded at the edges. Real photos hold tiles out on
+    a palm, and a fingertip is the size and warm colour of a tile back."""
+    skin = np.array(rng.choice(SKIN), np.float32) * rng.uniform(0.9, 1.1)
+    mask = np.zeros(canvas.shape[:2], np.uint8)
+    cx, cy = centre
+    turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+
+    def at(dx: float, dy: float) -> tuple[int, int]:
+        x, y = turn @ np.array([dx, dy]) * scale
+        return int(cx + x), int(cy + y)
+
+    palm_axes = (int(42 * scale), int(50 * scale))
+    cv2.ellipse(mask, at(0, 0), palm_axes, np.degrees(angle), 0, 360, 255, -1)
+    spread = rng.uniform(0.0, 0.12)
+    for i, (length, offset) in enumerate(((70, -27), (80, -9), (77, 9), (62, 26))):
+        lean = (i - 1.5) * spread
+        base = np.array([offset, -38.0])
+        tip = base + np.array([np.sin(lean), -np.cos(lean)]) * length * rng.uniform(0.9, 1.1)
+        cv2.line(mask, at(*base), at(*tip), 255, max(3, int(17 * scale)), cv2.LINE_AA)
+        cv2.circle(mask, at(*tip), max(2, int(8.5 * scale)), 255, -1)
+    thumb_tip = np.array([-78.0, -20.0]) + np.array([rng.uniform(-10, 10), rng.uniform(-15, 15)])
+    cv2.line(mask, at(-30, 25), at(*thumb_tip), 255, max(3, int(20 * scale)), cv2.LINE_AA)
+    cv2.circle(mask, at(*thumb_tip), max(2, int(10 * scale)), 255, -1)
+    soft = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), max(1.0, 2.5 * scale))
+    # skin darkens toward its edges (it curves away from the light) and has creases
+    inner = cv2.GaussianBlur(soft, (0, 0), 8 * scale)
+    tone = skin[None, None, :] * (0.7 + 0.35 * np.clip(inner, 0, 1))[:, :, None]
+    alpha = np.clip(soft * 1.4, 0, 1)[:, :, None]
+    canvas[:] = np.clip(canvas * (1 - alpha) + tone * alpha, 0, 255).astype(canvas.dtype)

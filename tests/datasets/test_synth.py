@@ -7,6 +7,7 @@ import random
 from collections import Counter
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from PIL import Image
@@ -126,3 +127,27 @@ def test_scenes_draw_the_white_dragon_more_often_and_every_tile_still():
     share = picks["5z"] / 20000
     assert 0.08 < share < 0.11  # a uniform pick would give 1 in 37
     assert max(n for code, n in picks.items() if code != "5z") / 20000 < 0.04
+
+
+def test_a_bamboo_block_mat_is_rows_of_orange_blocks_between_dark_gaps() -> None:
+    from datasets.synth.backgrounds import bamboo_blocks
+
+    image = bamboo_blocks(random.Random(5), np.random.default_rng(5), 256)
+    hsv = cv2.cvtColor(np.clip(image, 0, 255).astype(np.uint8), cv2.COLOR_BGR2HSV)
+    blocks = (hsv[..., 2] > 120) & (hsv[..., 1] > 80)  # bright, saturated: the blocks' faces
+    assert 0.4 < blocks.mean() < 0.95  # gaps between them, and not all gap
+    assert 5 <= np.median(hsv[..., 0][blocks]) <= 25  # orange to yellow, like a tile back
+
+
+def test_a_hand_is_skin_toned_and_drawn_where_it_is_put() -> None:
+    from datasets.synth.backgrounds import SKIN, hand
+
+    canvas = np.full((400, 400, 3), (60, 110, 40), np.uint8)  # green felt
+    hand(canvas, random.Random(2), (200, 230), 1.0, 0.0)
+    changed = np.abs(canvas.astype(int) - (60, 110, 40)).sum(axis=2) > 30
+    ys, xs = np.nonzero(changed)
+    assert 0.05 < changed.mean() < 0.5
+    assert abs(xs.mean() - 200) < 40 and ys.min() < 230 - 80  # fingers reach up from the palm
+    # Skin: red above green above blue (BGR), like every tone in SKIN.
+    blue, green, red = np.median(canvas[changed], axis=0)
+    assert red > green > blue and all(t[2] > t[1] > t[0] for t in SKIN)
