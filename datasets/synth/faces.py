@@ -237,7 +237,9 @@ def _red_sticks(n: int, rng: random.Random) -> set[int]:
     return {5: {2}, 7: {0}, 9: {1, 4, 7}}.get(n, set())
 
 
-def _bone(draw: ImageDraw.ImageDraw, cx: float, cy: float, length: float, colour, half_width: float = 7) -> None:  # type: ignore[no-untyped-def]
+def _bone(
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, length: float, colour, half_width: float = 7
+) -> None:  # type: ignore[no-untyped-def]
     """A jointed stick: beads pinched at the joints, like an 8 drawn long."""
     beads = 3 if length > 50 else 2
     bead = length / beads
