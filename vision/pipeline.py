@@ -262,9 +262,9 @@ class TilePipeline:
         ]
         if not rows:
             return []
-        quarter = [np.ascontiguousarray(np.rot90(crops[row])) for row in rows]
-        three_quarters = [np.ascontiguousarray(np.rot90(crops[row], 3)) for row in rows]
-        other_way = (self._run_classifier(quarter) + self._run_classifier(three_quarters)) / 2
+        turns = [np.ascontiguousarray(np.rot90(crops[row], k)) for k in (1, 3) for row in rows]
+        both = self._run_classifier(turns)  # one batch: a quarter turn each way
+        other_way = (both[: len(rows)] + both[len(rows) :]) / 2
         turned: list[tuple[int, ModelClass]] = []
         is_tile = ~self._is_not_tile & ~self._is_piece
         for row, other in zip(rows, other_way, strict=True):
