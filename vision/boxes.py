@@ -109,16 +109,26 @@ def decode_yolo(
     return boxes, scores, class_ids
 
 
-def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Pairwise intersection over union of two sets of xyxy boxes."""
+def areas(boxes: np.ndarray) -> np.ndarray:
+    """The area of each xyxy box."""
+    area: np.ndarray = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    return area
+
+
+def intersection_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pairwise intersection areas of two sets of xyxy boxes."""
     x1 = np.maximum(a[:, None, 0], b[None, :, 0])
     y1 = np.maximum(a[:, None, 1], b[None, :, 1])
     x2 = np.minimum(a[:, None, 2], b[None, :, 2])
     y2 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
+    inter: np.ndarray = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    return inter
+
+
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pairwise intersection over union of two sets of xyxy boxes."""
+    inter = intersection_matrix(a, b)
+    return inter / np.maximum(areas(a)[:, None] + areas(b)[None, :] - inter, 1e-9)
 
 
 def nms(boxes: np.ndarray, scores: np.ndarray, iou_threshold: float, max_boxes: int) -> np.ndarray:

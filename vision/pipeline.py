@@ -247,9 +247,10 @@ class TilePipeline:
         to_read: list[int],
         kinds: list[ModelClass],
     ) -> list[tuple[int, ModelClass]]:
-        """Crops the classifier is unsure of, or calls no tile, read again a quarter turned;
-        where that reads a tile more surely, its probabilities replace the row's (in place) and
-        the tile's kind flips between upright and sideways.
+        """Crops the classifier calls no tile, read again a quarter turned each way; where that
+        reads a tile surely (``TURNED_READ_AT_LEAST``) and more surely than as cut, its
+        probabilities replace the row's (in place) and the tile's kind flips between upright and
+        sideways.
 
         A tile lying at 45 degrees is as much upright as sideways, and the detector's guess is
         then a coin toss: cut the wrong way, a face is a sideways picture the classifier learnt

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.boxes import iou_matrix
+from vision.boxes import areas, intersection_matrix, iou_matrix
 
 SIZE_RATIO = 1.43  # the two tiles' short sides differ by less than this factor
 ALIGN = 0.35  # centres in line within this share of the taller (wider) box
@@ -72,17 +72,10 @@ def beside_confident(boxes: np.ndarray, confident: np.ndarray) -> np.ndarray:
 def inside_surer(boxes: np.ndarray, confidence: np.ndarray, weak: np.ndarray) -> np.ndarray:
     """Which ``weak`` boxes (a boolean mask over N×4 ``boxes``) lie more than ``INSIDE_LIMIT``
     of their own area inside the box of a tile with a higher ``confidence``."""
-    inside = np.zeros(len(boxes), bool)
-    for i in np.flatnonzero(weak):
-        surer = confidence > confidence[i]
-        if not surer.any():
-            continue
-        box, others = boxes[i].astype(np.float64), boxes[surer].astype(np.float64)
-        width = np.minimum(box[2], others[:, 2]) - np.maximum(box[0], others[:, 0])
-        height = np.minimum(box[3], others[:, 3]) - np.maximum(box[1], others[:, 1])
-        shared = np.clip(width, 0, None) * np.clip(height, 0, None)
-        area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-9)
-        inside[i] = shared.max() / area > INSIDE_LIMIT
+    boxes = boxes.astype(np.float64)
+    share_inside = intersection_matrix(boxes, boxes) / np.maximum(areas(boxes), 1e-9)[:, None]
+    surer = confidence[None, :] > confidence[:, None]  # row i: the tiles read more surely than i
+    inside: np.ndarray = weak & (np.where(surer, share_inside, 0.0).max(axis=1) > INSIDE_LIMIT)
     return inside
 
 

@@ -238,8 +238,13 @@ def _red_sticks(n: int, rng: random.Random) -> set[int]:
 
 
 def _bone(
-    draw: ImageDraw.ImageDraw, cx: float, cy: float, length: float, colour, half_width: float = 7
-) -> None:  # type: ignore[no-untyped-def]
+    draw: ImageDraw.ImageDraw,
+    cx: float,
+    cy: float,
+    length: float,
+    colour: tuple[int, int, int],
+    half_width: float = 7,
+) -> None:
     """A jointed stick: beads pinched at the joints, like an 8 drawn long."""
     beads = 3 if length > 50 else 2
     bead = length / beads
