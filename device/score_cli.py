@@ -15,9 +15,9 @@ PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 
 def configure(parser: argparse.ArgumentParser) -> None:
     scoring_cli.configure(parser)
-    from vision.tile_sets import add_white_backs_option
+    from vision.tile_sets import add_back_options
 
-    add_white_backs_option(parser)  # photos only: the scorer's own options stay in scoring
+    add_back_options(parser)  # photos only: the scorer's own options stay in scoring
 
 
 def run(args: argparse.Namespace) -> int:

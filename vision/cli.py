@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.errors import TilescoreError
-from vision.tile_sets import add_white_backs_option
+from vision.tile_sets import UNSAID_BACKS, Backs, add_back_options, backs_from_args
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -37,7 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_false",
         help="the tile set has no red fives: a five read as red is a plain five",
     )
-    add_white_backs_option(parser)
+    add_back_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,13 +45,12 @@ def run(args: argparse.Namespace) -> int:
 
     if args.threads is not None and args.threads < 1:
         raise TilescoreError(f"--threads must be at least 1, not {args.threads}")
+    backs = backs_from_args(args)
     pipeline = load_pipeline(args.models, threads=args.threads)
     results: list[dict[str, Any]] = []
     for path in args.photos:
         try:
-            results.append(
-                read_photo(pipeline, path, args.annotate, args.red_fives, args.coloured_backs)
-            )
+            results.append(read_photo(pipeline, path, args.annotate, args.red_fives, backs))
         except TilescoreError as error:
             results.append({"image": str(path), "error": str(error)})
         if not args.json:
@@ -66,7 +65,7 @@ def read_photo(
     path: Path,
     annotate_dir: Path | None,
     red_fives: bool = True,
-    coloured_backs: bool = True,
+    backs: Backs = UNSAID_BACKS,
 ) -> dict[str, Any]:
     """The detect JSON of one photo (docs/contracts.md); writes the annotated copy if asked."""
     from vision.images import load_image
@@ -74,7 +73,7 @@ def read_photo(
     start = time.perf_counter()
     image = load_image(path)
     decode_ms = round((time.perf_counter() - start) * 1000, 2)
-    reading = pipeline.read(image, red_fives=red_fives, coloured_backs=coloured_backs)
+    reading = pipeline.read(image, red_fives=red_fives, backs=backs)
     timing = {"decode": decode_ms, **reading.timing_ms}
     timing["total"] = round(decode_ms + reading.timing_ms["total"], 2)
     if annotate_dir is not None:

@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from scoring.errors import TilescoreError
 
@@ -114,11 +114,8 @@ def _tile_sets(args: argparse.Namespace) -> dict[str, TileSet]:
     return load_tile_sets(path)
 
 
-def _tile_set_facts(tile_sets: dict[str, TileSet]) -> dict[str, dict[str, bool]]:
-    return {
-        name: {"red_fives": t.red_fives, "coloured_backs": t.coloured_backs}
-        for name, t in sorted(tile_sets.items())
-    }
+def _tile_set_facts(tile_sets: dict[str, TileSet]) -> dict[str, dict[str, Any]]:
+    return {name: t.facts_json() for name, t in sorted(tile_sets.items())}
 
 
 SUMMARY_KEYS = (
@@ -220,9 +217,7 @@ def _report(
         save_confusion(evaluation.confusion(), args.out / "confusion.png", title)
     text = format_report(evaluation)
     if tile_sets:
-        facts = ", ".join(
-            f"{t.name} {'has' if t.red_fives else 'has no'} red fives" for t in tile_sets.values()
-        )
+        facts = "; ".join(t.describe() for t in tile_sets.values())
         text = text.replace("\n", f"\ntile sets: {facts}\n", 1)
     print(json.dumps(report, ensure_ascii=False) if args.json else text)
     return 0

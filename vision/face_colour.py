@@ -12,6 +12,8 @@ to the classifier: there, only the tile's thickness tells them apart.
 
 The same white tells a weakly read face from clutter: every face of a set is painted on it, so a
 "tile" whose lightest part is far darker or tinted (a black keycap with a white letter) is none.
+And a set's backs are all one colour: where the set says which (tile_sets.json ``back_colour``),
+a weakly read "back" of another hue (a fingertip, a black box) is none either.
 """
 
 from __future__ import annotations
@@ -39,6 +41,16 @@ FACE_TINT_LIMIT = 20.0
 """Nor is one whose lightest quarter is tinted more than this (Lab a/b) beside the white: real
 faces stayed within 12."""
 WHITE_TINT_LIMIT = 40.0
+BACK_HUE_LIMIT = 25.0
+"""A weak back read whose middle's hue (Lab, degrees) is further than this from the set's back
+colour is not a back of the set. The real photos' 65 labelled yellow backs lay within 8 degrees
+of their median colour (#d6a326, under daylight and warm lamps), the boxes the detector drew on
+them within 12; the fingertips it read as backs on a palm were 37-43 degrees off, a black box
+56."""
+BACK_MIN_CHROMA = 15.0
+"""Below this Lab chroma a colour is too grey for its hue to mean anything: such a back (a
+yellow back lying on its side, its white body showing) is not judged by hue, nor is any back of
+a set whose own back colour is this grey."""
 NEUTRAL = 128.0  # Lab a and b of a grey, in OpenCV's 8-bit Lab
 MIN_FACES = 3  # fewer face-up tiles than this say too little about the light
 
@@ -91,7 +103,7 @@ def is_back(crop: np.ndarray, white: np.ndarray) -> bool:
 def looks_white(white: np.ndarray) -> bool:
     """Whether the faces' colour is a white at all, and so a measure of what this set's faces
     look like (the real photos' ranged to 29 Lab a/b units from grey, under warm light)."""
-    return float(np.hypot(white[1] - NEUTRAL, white[2] - NEUTRAL)) <= WHITE_TINT_LIMIT
+    return _chroma(white) <= WHITE_TINT_LIMIT
 
 
 def is_face_of_set(crop: np.ndarray, white: np.ndarray) -> bool:
@@ -106,6 +118,38 @@ def is_face_of_set(crop: np.ndarray, white: np.ndarray) -> bool:
     darker = float(white[0] - lightest[0])
     tint = float(np.hypot(lightest[1] - white[1], lightest[2] - white[2]))
     return darker <= FACE_DARKER_LIMIT and tint <= FACE_TINT_LIMIT
+
+
+def lab_of_hex(colour: str) -> np.ndarray:
+    """``#rrggbb`` in OpenCV's 8-bit Lab, the scale the crops are measured in."""
+    rgb = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+    lab: np.ndarray = _lab_pixels(np.array([[rgb[::-1]]], np.uint8))[0]
+    return lab
+
+
+def is_back_of_set(crop: np.ndarray, back: np.ndarray) -> bool:
+    """A back read whose middle has the hue of the set's backs (``back``, Lab), or too little
+    colour to say.
+
+    Only hue is compared: light and shadow move a back's lightness and chroma a long way (the
+    real yellow backs ran from chroma 40 to 70) but its hue little. Only weak reads are asked
+    (the pipeline's choice), as with faces.
+    """
+    height, width = crop.shape[:2]
+    middle = crop[height // 4 : height - height // 4, width // 4 : width - width // 4]
+    colour = np.median(_lab_pixels(middle), axis=0)
+    if min(_chroma(colour), _chroma(back)) < BACK_MIN_CHROMA:
+        return True
+    turn = abs(_hue(colour) - _hue(back)) % 360.0
+    return min(turn, 360.0 - turn) <= BACK_HUE_LIMIT
+
+
+def _chroma(lab: np.ndarray) -> float:
+    return float(np.hypot(lab[1] - NEUTRAL, lab[2] - NEUTRAL))
+
+
+def _hue(lab: np.ndarray) -> float:
+    return float(np.degrees(np.arctan2(lab[2] - NEUTRAL, lab[1] - NEUTRAL)))
 
 
 def _lab_pixels(image_bgr: np.ndarray) -> np.ndarray:

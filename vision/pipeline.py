@@ -21,12 +21,14 @@ from vision.face_colour import (
     BLANK_CODE,
     face_white,
     is_back,
+    is_back_of_set,
     is_blank_face,
     is_face_of_set,
+    lab_of_hex,
     looks_white,
 )
 from vision.models import ModelClass, ModelInfo, OnnxModel, find_pair, load_info
-from vision.tile_sets import plain_five
+from vision.tile_sets import UNSAID_BACKS, Backs, plain_five
 from vision.weak_boxes import READ_AT_LEAST, beside_confident, inside_surer
 
 DETECT_CONFIDENCE = 0.25
@@ -94,14 +96,14 @@ class TilePipeline:
         return tuple(infos)
 
     def read(
-        self, image: np.ndarray, red_fives: bool = True, coloured_backs: bool = True
+        self, image: np.ndarray, red_fives: bool = True, backs: Backs = UNSAID_BACKS
     ) -> PhotoReading:
         """Every tile in a BGR photo, in reading order, with milliseconds per stage.
 
         ``red_fives=False`` is for a tile set (or a rule set) without red fives: a five read as
         red is a plain five. Sets whose plain fives carry red (most Chinese sets) need it.
-        ``coloured_backs=False`` is for a set whose backs are white: its blank 白 and its backs
-        are not told apart by colour (vision/face_colour.py).
+        ``backs`` says what the set's backs look like: white ones are not told from a blank 白 by
+        colour, and a declared colour drops weak backs of another hue (vision/face_colour.py).
         """
         timing: dict[str, float] = {}
         start = time.perf_counter()
@@ -112,7 +114,7 @@ class TilePipeline:
                 for box, score, kind in zip(boxes, scores, kinds, strict=True)
             ]
         else:
-            tiles = self._classify(image, boxes, scores, kinds, timing, red_fives, coloured_backs)
+            tiles = self._classify(image, boxes, scores, kinds, timing, red_fives, backs)
         timing["total"] = _ms(start)
         return PhotoReading(reading_order(tuple(tiles)), timing)
 
@@ -186,7 +188,7 @@ class TilePipeline:
         kinds: list[ModelClass],
         timing: dict[str, float],
         red_fives: bool = True,
-        coloured_backs: bool = True,
+        backs: Backs = UNSAID_BACKS,
     ) -> list[Detection]:
         assert self.classifier is not None
         info = self.classifier.info
@@ -227,7 +229,7 @@ class TilePipeline:
                 tiles.append(tile)
                 if kind.name != "piece":
                     read_crops.append((tile, crops[row_of[i]]))
-        settled = _settled_by_colour(read_crops, coloured_backs)
+        settled = _settled_by_colour(read_crops, backs)
         kept = [
             tile for tile in (settled.get(id(tile), tile) for tile in tiles) if tile is not None
         ]
@@ -341,14 +343,15 @@ class TilePipeline:
 
 
 def _settled_by_colour(
-    read_crops: list[tuple[Detection, np.ndarray]], coloured_backs: bool
+    read_crops: list[tuple[Detection, np.ndarray]], backs: Backs
 ) -> dict[int, Detection | None]:
     """Reads set right by colour beside the photo's face-up tiles (vision/face_colour.py), keyed
     by ``id`` of the tile they replace; None drops the tile.
 
     With coloured backs, blank 白 read as backs and backs read as 白 swap. In any set, a face read
     only weakly whose lightest part is not the set's white (a black keycap, a dark box) is no
-    tile of the set.
+    tile of the set; where the set's back colour is known, nor is a weakly read back of another
+    hue (a fingertip).
     """
     white = face_white(
         [crop for tile, crop in read_crops if tile.code is not None],
@@ -357,25 +360,33 @@ def _settled_by_colour(
     if white is None:
         return {}
     judge_faces = looks_white(white)
+    back = lab_of_hex(backs.colour) if backs.colour is not None else None
     settled: dict[int, Detection | None] = {}
     for tile, crop in read_crops:
-        if coloured_backs and tile.face_down and is_blank_face(crop, white):
+        if backs.coloured and tile.face_down and is_blank_face(crop, white):
             settled[id(tile)] = replace(
                 tile,
                 code=BLANK_CODE,
                 face_down=False,
                 alternatives=(("back", tile.classifier_confidence),),
             )
-        elif coloured_backs and tile.code == BLANK_CODE and is_back(crop, white):
+        elif backs.coloured and tile.code == BLANK_CODE and is_back(crop, white):
             settled[id(tile)] = replace(tile, code=None, face_down=True, alternatives=())
-        elif (
-            judge_faces
-            and tile.code is not None
-            and tile.low_confidence
-            and not is_face_of_set(crop, white)
+        elif tile.low_confidence and not _of_the_set(
+            tile, crop, white if judge_faces else None, back
         ):
             settled[id(tile)] = None
     return settled
+
+
+def _of_the_set(
+    tile: Detection, crop: np.ndarray, white: np.ndarray | None, back: np.ndarray | None
+) -> bool:
+    """Whether a tile's colour fits the set: a face's lightest part is the faces' white, a
+    back's middle the set's back colour. Unknown colours (None) fit everything."""
+    if tile.face_down:
+        return back is None or is_back_of_set(crop, back)
+    return white is None or is_face_of_set(crop, white)
 
 
 def _single_stage(

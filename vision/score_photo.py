@@ -16,13 +16,15 @@ from scoring.variant import red_fives_in_play
 from vision.images import load_image
 from vision.layout import Reading, reconstruct
 from vision.pipeline import load_pipeline
+from vision.tile_sets import backs_from_args
 
 
 def score_photo_command(args: argparse.Namespace) -> int:
     photo = Path(args.source)
+    backs = backs_from_args(args)
     image = load_image(photo)
     pipeline = load_pipeline(Path(args.models or "models"))
-    reading = pipeline.read(image, red_fives=_red_fives(args), coloured_backs=args.coloured_backs)
+    reading = pipeline.read(image, red_fives=_red_fives(args), backs=backs)
     tiles = [t.to_json() for t in reading.tiles]
     variant = args.variant or "taiwan"
     layout_reading = reconstruct(tiles, variant)

@@ -1,23 +1,47 @@
-"""What a tile set holds that changes how its photos are read: red fives, and the backs' colour.
+"""What a tile set holds that changes how its photos are read: red fives, and its backs.
 
 Most Chinese and Taiwanese sets paint every five with red, and have no red fives as a riichi set
 has them; a reader that may say "red five" calls them red fives. A table says once what its set
 holds (the labelled photos say it in ``tile_sets.json`` beside their labels folder), and every
 read of that set uses it. A set with white backs says ``coloured_backs: false``: its backs and a
-blank 白 cannot be told apart by colour (vision/face_colour.py).
+blank 白 cannot be told apart by colour (vision/face_colour.py). A set may say its backs' colour
+(``back_colour: "#rrggbb"``): a weakly read back of another colour (a fingertip, a dark box) is
+then no tile.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from scoring.errors import TilescoreError
 
 FILE_NAME = "tile_sets.json"
+HEX_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+@dataclass(frozen=True)
+class Backs:
+    """What a set's backs look like, as far as reading a photo goes: coloured or white like the
+    faces, and the colour they are painted (``#rrggbb``, None when nobody said)."""
+
+    coloured: bool = True
+    colour: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.colour is not None and not HEX_COLOUR.fullmatch(self.colour):
+            raise TilescoreError(f"back colour {self.colour!r} is not a #rrggbb colour")
+        if self.colour is not None and not self.coloured:
+            raise TilescoreError("a set with white backs has no back colour to tell them by")
+
+
+UNSAID_BACKS = Backs()
+"""The backs of a set nobody described: coloured (nearly every set's are), colour unsaid."""
 
 
 @dataclass(frozen=True)
@@ -25,17 +49,34 @@ class TileSet:
     name: str
     red_fives: bool = True
     note: str = ""
-    coloured_backs: bool = True
+    backs: Backs = UNSAID_BACKS
 
     @property
-    def read_options(self) -> dict[str, bool]:
+    def read_options(self) -> dict[str, Any]:
         """``TilePipeline.read``'s options for photos of this set: every fact that changes a read,
         so a reader passing them all never misses one."""
-        return {"red_fives": self.red_fives, "coloured_backs": self.coloured_backs}
+        return {"red_fives": self.red_fives, "backs": self.backs}
+
+    def describe(self) -> str:
+        """One line for a person: ``ours has no red fives, backs #d6a326``."""
+        if not self.backs.coloured:
+            backs = "white backs"
+        else:
+            backs = f"backs {self.backs.colour}" if self.backs.colour else "coloured backs"
+        return f"{self.name} {'has' if self.red_fives else 'has no'} red fives, {backs}"
+
+    def facts_json(self) -> dict[str, Any]:
+        """The facts as tile_sets.json says them (evaluate reports them beside its numbers)."""
+        return {
+            "red_fives": self.red_fives,
+            "coloured_backs": self.backs.coloured,
+            "back_colour": self.backs.colour,
+        }
 
 
-def add_white_backs_option(parser: argparse.ArgumentParser) -> None:
-    """``--white-backs`` for every command that reads photos (detect, score, serve)."""
+def add_back_options(parser: argparse.ArgumentParser) -> None:
+    """``--white-backs`` and ``--back-colour`` for every command that reads photos (detect,
+    score, serve); ``backs_from_args`` reads them back."""
     parser.add_argument(
         "--white-backs",
         dest="coloured_backs",
@@ -43,6 +84,17 @@ def add_white_backs_option(parser: argparse.ArgumentParser) -> None:
         help="the tile set's backs are white like its faces: a plain white tile is left as the "
         "classifier reads it (back or blank 白) instead of being told by its colour",
     )
+    parser.add_argument(
+        "--back-colour",
+        metavar="#RRGGBB",
+        default=None,
+        help="the colour the set's backs are painted: a weakly read back of another colour (a "
+        "fingertip, a dark box) is no tile",
+    )
+
+
+def backs_from_args(args: argparse.Namespace) -> Backs:
+    return Backs(args.coloured_backs, args.back_colour)
 
 
 def plain_five(code: str | None) -> str | None:
@@ -65,8 +117,8 @@ def beside(labels_dir: Path) -> Path:
 
 
 def load_tile_sets(path: Path) -> dict[str, TileSet]:
-    """``{"name": {"red_fives": false, "coloured_backs": true, "note": "..."}}``; a missing file
-    is no facts at all."""
+    """``{"name": {"red_fives": false, "coloured_backs": true, "back_colour": "#d6a53c",
+    "note": "..."}}``; a missing file is no facts at all."""
     if not path.is_file():
         return {}
     try:
@@ -76,9 +128,11 @@ def load_tile_sets(path: Path) -> dict[str, TileSet]:
                 name,
                 bool(facts.get("red_fives", True)),
                 str(facts.get("note", "")),
-                bool(facts.get("coloured_backs", True)),
+                Backs(bool(facts.get("coloured_backs", True)), facts.get("back_colour")),
             )
             for name, facts in data.items()
         }
+    except TilescoreError as error:
+        raise TilescoreError(f"{path}: {error}") from None
     except (ValueError, AttributeError, TypeError) as error:
         raise TilescoreError(f"{path}: not a tile-set file ({error})") from None

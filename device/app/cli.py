@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from scoring.errors import TilescoreError
-from vision.tile_sets import add_white_backs_option
+from vision.tile_sets import add_back_options, backs_from_args
 
 DEFAULT_PORT = 8765
 
@@ -28,13 +28,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="also listen on the network; phones need the PIN shown on the display",
     )
     parser.add_argument("--threads", type=int, default=None, help="onnxruntime threads")
-    add_white_backs_option(parser)
+    add_back_options(parser)
     parser.add_argument("--json", action="store_true", help="print the address as JSON and serve")
 
 
 def run(args: argparse.Namespace) -> int:
     from device.app.web import create_app, make_pin
 
+    backs = backs_from_args(args)  # a bad colour stops here, before the data folder is made
     data_dir = Path(args.data).expanduser()
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         args.camera,
         pin=pin,
         threads=args.threads,
-        coloured_backs=args.coloured_backs,
+        backs=backs,
         network_url=address if args.network else None,
     )
     if args.json:

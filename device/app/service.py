@@ -17,6 +17,7 @@ from scoring.errors import TilescoreError
 from scoring.hand_json import parse_meld, score_json
 from scoring.notation import format_tiles, parse_tiles
 from scoring.tiles import tile_from_code
+from vision.tile_sets import UNSAID_BACKS, Backs
 
 CONTEXT_KEYS = (
     "variant",
@@ -42,7 +43,9 @@ class Reader:
 
     models_dir: Path
     threads: int | None = None
-    coloured_backs: bool = True  # False for a set with white backs (tilescore serve --white-backs)
+    backs: Backs = (
+        UNSAID_BACKS  # what the set's backs look like (serve --white-backs, --back-colour)
+    )
     _pipeline: Any = field(default=None, init=False)
     error: str | None = field(default=None, init=False)
 
@@ -59,9 +62,7 @@ class Reader:
         return self._pipeline
 
     def read(self, image: np.ndarray, red_fives: bool = True) -> list[dict[str, Any]]:
-        reading = self.pipeline().read(
-            image, red_fives=red_fives, coloured_backs=self.coloured_backs
-        )
+        reading = self.pipeline().read(image, red_fives=red_fives, backs=self.backs)
         return [detection_json(d) for d in reading.tiles]
 
     def check(self) -> str | None:

@@ -29,6 +29,7 @@ from device.camera import CameraError, CameraSource, open_camera
 from device.store import SEATS, Store
 from scoring.errors import TilescoreError
 from scoring.tiles import ALL_TILES
+from vision.tile_sets import UNSAID_BACKS, Backs
 
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
 UPLOAD_TYPES = {"image/jpeg", "image/png", "image/webp", "image/bmp"}
@@ -120,14 +121,14 @@ def create_app(
     pin: str | None = None,
     threads: int | None = None,
     network_url: str | None = None,
-    coloured_backs: bool = True,
+    backs: Backs = UNSAID_BACKS,
 ) -> Flask:
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = MAX_UPLOAD_BYTES
     app.json.sort_keys = False  # type: ignore[attr-defined]  # totals stay in seat order
     state = AppState(
         Store(data_dir),
-        service.Reader(models_dir, threads, coloured_backs),
+        service.Reader(models_dir, threads, backs),
         camera,
         pin,
         network_url,

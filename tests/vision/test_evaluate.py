@@ -157,7 +157,8 @@ def test_a_tile_set_without_red_fives_reads_red_painted_fives_as_fives(tmp_path,
     (tmp_path / "set" / "tile_sets.json").write_text(json.dumps(facts))
     assert main(argv) == 0
     report = json.loads(capsys.readouterr().out)
-    told = {"plain-fives": {"red_fives": False, "coloured_backs": True}}  # unsaid: coloured
+    # unsaid: coloured, of no colour said
+    told = {"plain-fives": {"red_fives": False, "coloured_backs": True, "back_colour": None}}
     assert (report["tile_accuracy"], report["tile_sets"]) == (1.0, told)
     assert main([*argv, "--tile-sets", "none"]) == 0
     assert json.loads(capsys.readouterr().out)["tile_accuracy"] == 0.0

@@ -1,6 +1,7 @@
 """A blank white 白 read as a back, and a back read as 白, are set right by colour beside the
 photo's faces; a set with white backs is left to the classifier. A weak read whose face is not
-the set's white (a black keycap) is no tile."""
+the set's white (a black keycap), or whose back is not the set's declared back colour (a
+fingertip), is no tile."""
 
 import argparse
 import json
@@ -10,11 +11,20 @@ import numpy as np
 import pytest
 
 from device.cli import main
+from scoring.errors import TilescoreError
 from tests.vision.onnx_fixtures import CLASSIFIER_NAMES
 from tests.vision.scene import colour_pair, painted_photo
-from vision.face_colour import face_white, is_back, is_blank_face, is_face_of_set, looks_white
+from vision.face_colour import (
+    face_white,
+    is_back,
+    is_back_of_set,
+    is_blank_face,
+    is_face_of_set,
+    lab_of_hex,
+    looks_white,
+)
 from vision.pipeline import load_pipeline
-from vision.tile_sets import load_tile_sets, tile_set_named
+from vision.tile_sets import Backs, backs_from_args, load_tile_sets, tile_set_named
 
 BLANK = (235, 235, 228)  # a plain white 白 (RGB)
 YELLOW = (225, 185, 30)  # this set's backs
@@ -124,7 +134,7 @@ def test_the_blank_and_the_back_are_set_right_by_colour(tmp_path):
 
 
 def test_a_set_with_white_backs_keeps_the_classifier_reading(tmp_path):
-    codes, _ = reads(models(tmp_path / "m", TILES), TILES, coloured_backs=False)
+    codes, _ = reads(models(tmp_path / "m", TILES), TILES, backs=Backs(coloured=False))
     assert codes == ["1m", "2p", "3s", "back", "5z"]
 
 
@@ -191,9 +201,7 @@ def test_the_app_reads_a_white_backed_set_as_told(tmp_path):
     configure(parser)
     for extra, expected in (([], ["5z", None]), (["--white-backs"], [None, "5z"])):
         args = parser.parse_args(["--models", str(folder), *extra])
-        app = create_app(
-            tmp_path / "data", folder, f"dir:{tmp_path}", coloured_backs=args.coloured_backs
-        )
+        app = create_app(tmp_path / "data", folder, f"dir:{tmp_path}", backs=backs_from_args(args))
         reader = app.config["STATE"].reader
         assert [t["code"] for t in reader.read(photo(TILES))[3:]] == expected
 
@@ -203,11 +211,11 @@ def test_a_tile_sets_facts_are_every_read_option_and_an_unknown_set_has_the_defa
     path.write_text(json.dumps({"ours": {"red_fives": False, "coloured_backs": False}}))
     tile_sets = load_tile_sets(path)
     told = tile_set_named(tile_sets, "ours").read_options
-    assert told == {"red_fives": False, "coloured_backs": False}
+    assert told == {"red_fives": False, "backs": Backs(coloured=False)}
     for unknown in ("theirs", None):
         assert tile_set_named(tile_sets, unknown).read_options == {
             "red_fives": True,
-            "coloured_backs": True,
+            "backs": Backs(coloured=True, colour=None),
         }
     codes, _ = reads(models(tmp_path / "m", TILES), TILES, **told)
     assert codes == ["1m", "2p", "3s", "back", "5z"]  # white backs: the classifier's reading
@@ -230,3 +238,82 @@ def test_a_weak_read_on_a_black_key_is_dropped_and_a_sure_one_kept(tmp_path):
         tiles = load_pipeline(folder).read(painted_photo([*row, (box, 0, colour)])).tiles
         codes.append([t.code for t in tiles])
     assert codes == [["1m", "2p", "3s"], ["1m", "2p", "3s", "4m"]]
+
+
+SKIN = (200, 140, 110)  # a fingertip under warm light: orange-pink, not the backs' yellow
+YELLOW_HEX = "#e1b91e"  # YELLOW, as tile_sets.json says it
+
+
+def test_a_back_of_the_set_has_the_backs_hue_and_grey_is_not_judged():
+    yellow = lab_of_hex(YELLOW_HEX)
+    assert lab_of_hex("#ffffff") == pytest.approx([255, 128, 128], abs=1)
+    assert is_back_of_set(crop(YELLOW), yellow)
+    assert is_back_of_set(crop((190, 150, 20)), yellow)  # the same yellow in shadow
+    assert not is_back_of_set(crop(SKIN), yellow)
+    assert not is_back_of_set(crop((40, 110, 60)), yellow)  # a green back is another set's
+    assert is_back_of_set(side_on_back(), yellow)  # half white body: its middle is still yellow
+    assert is_back_of_set(crop(BLANK), yellow)  # too grey to have a hue: not judged by it
+    assert is_back_of_set(crop(SKIN), lab_of_hex("#303030"))  # black backs: no hue to ask
+
+
+def test_a_weak_back_of_another_colour_goes_where_the_set_says_its_backs_colour(tmp_path):
+    # Three faces read surely, a yellow back and a fingertip both found weakly as backs (0.3).
+    row = [((25 + 60 * i, 50, 75 + 60 * i, 125), 0, colour) for i, colour in enumerate(FACES)]
+    backs = [((205, 50, 255, 125), 2, YELLOW), ((265, 50, 315, 125), 2, SKIN)]
+    colours = {"1m": FACE_ONE, "2p": FACE_TWO, "3s": FACE_THREE, "back": YELLOW}
+    found = [(box, 0, 0.9) for box, _, _ in row] + [(box, 2, 0.3) for box, _, _ in backs]
+    reader = load_pipeline(colour_pair(tmp_path / "m", found, colours, NAMES))
+    image = painted_photo([*row, *backs])
+    unsaid = reader.read(image).tiles
+    assert [t.face_down for t in unsaid] == [False, False, False, True, True]
+    told = reader.read(image, backs=Backs(colour=YELLOW_HEX)).tiles
+    assert [t.face_down for t in told] == [False, False, False, True]
+    assert told[3].box == unsaid[3].box  # the yellow one stayed
+    # Found surely, the same fingertip stays: a confident back in odd light is not judged.
+    found_surely = [*found[:4], (backs[1][0], 2, 0.9)]
+    sure = load_pipeline(colour_pair(tmp_path / "sure", found_surely, colours, NAMES))
+    assert len(sure.read(image, backs=Backs(colour=YELLOW_HEX)).tiles) == 5
+
+
+def test_back_colour_from_the_command_line_and_the_tile_set_file(tmp_path, capsys):
+    row = [((25 + 60 * i, 50, 75 + 60 * i, 125), 0, colour) for i, colour in enumerate(FACES)]
+    finger = ((265, 50, 315, 125), 2, SKIN)
+    colours = {"1m": FACE_ONE, "2p": FACE_TWO, "3s": FACE_THREE, "back": YELLOW}
+    found = [(box, 0, 0.9) for box, _, _ in row] + [(finger[0], 2, 0.3)]
+    folder = colour_pair(tmp_path / "m", found, colours, NAMES)
+    image = tmp_path / "row.png"
+    cv2.imwrite(str(image), painted_photo([*row, finger]))
+    argv = ["detect", str(image), "--models", str(folder), "--json"]
+    for extra, count in (([], 4), (["--back-colour", YELLOW_HEX], 3)):
+        assert main([*argv, *extra]) == 0
+        assert len(json.loads(capsys.readouterr().out)["tiles"]) == count
+    for bad, problem in (
+        (["--back-colour", "yellow"], "'yellow' is not a #rrggbb colour"),
+        (["--back-colour", YELLOW_HEX, "--white-backs"], "white backs has no back colour"),
+    ):
+        assert main([*argv, *bad]) == 2
+        err = capsys.readouterr().err.strip()
+        assert problem in err and len(err.splitlines()) == 1
+    path = tmp_path / "tile_sets.json"
+    path.write_text(json.dumps({"ours": {"back_colour": YELLOW_HEX}}))
+    assert tile_set_named(load_tile_sets(path), "ours").backs == Backs(True, YELLOW_HEX)
+    path.write_text(json.dumps({"ours": {"back_colour": "#12345"}}))
+    with pytest.raises(TilescoreError, match=r"tile_sets.json: back colour '#12345' is not"):
+        load_tile_sets(path)
+
+
+def test_serve_refuses_a_bad_back_colour_before_making_its_data_folder(tmp_path, capsys):
+    data = tmp_path / "data"
+    argv = ["serve", "--data", str(data), "--back-colour", "#zzzzzz", "--camera", "dir:/nowhere"]
+    assert main(argv) == 2
+    assert "'#zzzzzz' is not a #rrggbb colour" in capsys.readouterr().err
+    assert not data.exists()
+
+
+def test_a_tile_set_describes_itself_in_one_line():
+    from vision.tile_sets import TileSet
+
+    assert TileSet("ours", False, backs=Backs(True, "#d6a326")).describe() == (
+        "ours has no red fives, backs #d6a326"
+    )
+    assert TileSet("theirs", backs=Backs(False)).describe() == "theirs has red fives, white backs"
