@@ -193,18 +193,40 @@ KEY_WORDS = ("Esc", "Tab", "Shift", "Ctrl", "Alt", "Enter", "Del", "Home", "End"
              "F5", "F8", "F12", "Fn", "Caps", "Insert", "PrtSc")  # fmt: skip
 
 
-def keyboard(canvas: np.ndarray, rng: random.Random, area: tuple[int, int, int, int]) -> None:
+KEYBOARD_STYLES = {"dark": 0.55, "light deck": 0.15, "silver": 0.3}  # style: share of keyboards
+
+
+def keyboard(
+    canvas: np.ndarray,
+    rng: random.Random,
+    area: tuple[int, int, int, int],
+    style: str | None = None,
+) -> list[tuple[int, int, int, int]]:
     """A laptop or desk keyboard in ``area`` (texture pixels, about a millimetre each): rows of
-    rounded keys about 19 mm apart with white letters. Real photos put tiles on keyboards, and a
-    key is the size of a tile: without these a detector reads every key as a tile."""
+    rounded keys about 19 mm apart, lettered. Real photos put tiles on keyboards, and a key is the
+    size of a tile: without these a detector reads every key as a tile. Returns the keys' boxes.
+
+    Three styles: black keys with white letters; black keys on a silver deck; and a silver
+    laptop's light grey keys with grey letters, which the real photos' detector read as tiles
+    (10 of the 33 extra boxes) and which are as pale as a tile's face. ``style`` picks one
+    (``KEYBOARD_STYLES``); by default it is drawn at their shares."""
     x1, y1, x2, y2 = area
-    dark = rng.random() < 0.8
-    deck = (rng.randint(15, 40),) * 3 if dark else (rng.randint(170, 210),) * 3
-    cap = tuple(min(255, c + rng.randint(5, 25)) for c in deck) if dark else (30, 30, 34)
-    ink = (rng.randint(200, 255),) * 3
-    if rng.random() < 0.2:  # backlit keys
+    if style is None:
+        style = rng.choices(list(KEYBOARD_STYLES), list(KEYBOARD_STYLES.values()))[0]
+    ink: tuple[int, ...] = (rng.randint(200, 255),) * 3
+    if style == "dark":
+        deck: tuple[int, ...] = (rng.randint(15, 40),) * 3
+        cap = tuple(min(255, c + rng.randint(5, 25)) for c in deck)
+    elif style == "light deck":
+        deck, cap = (rng.randint(170, 210),) * 3, (30, 30, 34)
+    else:
+        deck = (rng.randint(150, 195),) * 3
+        cap = tuple(min(250, c + rng.randint(25, 55)) for c in deck)
+        ink = (rng.randint(40, 130),) * 3
+    if style != "silver" and rng.random() < 0.2:  # backlit keys
         ink = (rng.randint(200, 255), rng.randint(200, 255), rng.randint(150, 255))
     cv2.rectangle(canvas, (x1, y1), (x2, y2), deck, -1)
+    keys: list[tuple[int, int, int, int]] = []
     pitch = rng.uniform(17, 22) / rng.uniform(0.6, 1.0)
     gap = pitch * rng.uniform(0.12, 0.25)
     y = y1 + gap
@@ -214,6 +236,7 @@ def keyboard(canvas: np.ndarray, rng: random.Random, area: tuple[int, int, int, 
             width = pitch * rng.choices((1, 1.5, 2, 6), (12, 2, 1, 0.3))[0]
             kx1, ky1 = int(x), int(y)
             kx2, ky2 = int(min(x2, x + width - gap)), int(y + pitch - gap)
+            keys.append((max(x1, x1 + x2 - 1 - kx2), ky1, x1 + x2 - 1 - kx1, ky2))  # mirrored
             radius = max(1, int(pitch * 0.08))
             rim = tuple(min(255, c + 30) for c in cap)  # the lit edge of the key cap
             for colour, inset in ((rim, 0), (cap, max(1, radius // 2))):
@@ -233,6 +256,7 @@ def keyboard(canvas: np.ndarray, rng: random.Random, area: tuple[int, int, int, 
         y += pitch
     # The camera's table mapping mirrors the texture: mirror the keys so their letters read right.
     canvas[y1:y2, x1:x2] = canvas[y1:y2, x1:x2][:, ::-1]
+    return keys
 
 
 def bamboo_blocks(rng: random.Random, gen: np.random.Generator, size: int) -> np.ndarray:

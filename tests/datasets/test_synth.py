@@ -151,3 +151,34 @@ def test_a_hand_is_skin_toned_and_drawn_where_it_is_put() -> None:
     # Skin: red above green above blue (BGR), like every tone in SKIN.
     blue, green, red = np.median(canvas[changed], axis=0)
     assert red > green > blue and all(t[2] > t[1] > t[0] for t in SKIN)
+
+
+@pytest.mark.parametrize("style", ["dark", "light deck", "silver"])
+def test_a_keyboard_returns_its_keys_where_it_drew_them(style: str) -> None:
+    from datasets.synth.backgrounds import keyboard
+
+    deck_only = np.zeros((300, 300, 3), np.uint8)
+    canvas = deck_only.copy()
+    keys = keyboard(canvas, random.Random(3), (10, 20, 290, 280), style)
+    assert len(keys) > 20
+    assert all(10 <= x1 < x2 <= 290 and 20 <= y1 < y2 <= 280 for x1, y1, x2, y2 in keys)
+    x1, y1, x2, y2 = keys[len(keys) // 2]
+    middle = canvas[y1 + 2 : y2 - 1, x1 + 2 : x2 - 1].reshape(-1, 3).astype(int)
+    cap = np.median(middle, axis=0)  # most of a key is its cap, not its letter
+    gap = canvas[y2 + 1, (x1 + x2) // 2].astype(int)  # just below it: the deck
+    if style == "silver":  # pale keys, paler than the deck, dark letters
+        assert cap.min() > 175 and cap.mean() > gap.mean() and middle.sum(axis=1).min() < 450
+    else:  # dark keys
+        assert cap.max() < 80
+
+
+def test_key_crops_are_deterministic_tile_sized_crops_split_for_training(tmp_path: Path) -> None:
+    from datasets.synth.build import CROP_SIZE
+    from datasets.synth.key_crops import key_crops, write
+
+    first, again = key_crops(random.Random(4), 30), key_crops(random.Random(4), 30)
+    assert len(first) == 30 and all(c.shape == (CROP_SIZE, CROP_SIZE, 3) for c in first)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+    assert not np.array_equal(first[0], key_crops(random.Random(5), 1)[0])
+    assert write(tmp_path, 20, 4) == {"train": 18, "val": 2}
+    assert len(list((tmp_path / "classify/val/not_a_tile").glob("*.jpg"))) == 2
