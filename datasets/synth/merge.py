@@ -6,7 +6,8 @@
 ultralytics reads a classifier's data from one folder, so ``OUT/classify/{train,val}/CLASS``
 gathers every build's crops as hard links (no second copy on disk; a plain copy where links are
 not possible). ``OUT/detect.yaml`` lists every build's detection training folder and validates on
-the last build's. Build names are kept in the file names, so two builds never collide.
+the last build's. Build names are kept in the file names, so two builds never collide. A build of
+crops alone (``datasets.synth.key_crops``) joins the classify folder only.
 """
 
 from __future__ import annotations
@@ -39,7 +40,10 @@ def merge_classify(builds: list[Path], out: Path) -> int:
     return count
 
 
-def detect_yaml(builds: list[Path], out: Path) -> Path:
+def detect_yaml(builds: list[Path], out: Path) -> Path | None:
+    builds = [b for b in builds if (b / "detect").is_dir()]
+    if not builds:
+        return None
     train = ", ".join(str((b / "detect" / "images" / "train").resolve()) for b in builds)
     val = (builds[-1] / "detect" / "images" / "val").resolve()
     names = "\n".join(f"  {i}: {name}" for i, name in enumerate(DETECTOR_CLASSES))
@@ -54,16 +58,13 @@ def main() -> int:
     parser.add_argument("builds", type=Path, nargs="+", help="datasets.synth output folders")
     args = parser.parse_args()
     for build in args.builds:
-        if not (build / "classify").is_dir() or not (build / "detect").is_dir():
-            print(
-                f"error: {build} is not a datasets.synth build (no classify/ or detect/)",
-                file=sys.stderr,
-            )
+        if not (build / "classify").is_dir():
+            print(f"error: {build} is not a datasets.synth build (no classify/)", file=sys.stderr)
             return 2
     args.out.mkdir(parents=True, exist_ok=True)
     crops = merge_classify(args.builds, args.out / "classify")
     yaml = detect_yaml(args.builds, args.out)
-    print(f"{crops} crops in {args.out / 'classify'}; detection data: {yaml}")
+    print(f"{crops} crops in {args.out / 'classify'}; detection data: {yaml or 'none'}")
     return 0
 
 

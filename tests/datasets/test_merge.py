@@ -50,3 +50,18 @@ def test_merge_refuses_a_folder_that_is_not_a_build(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "is not a datasets.synth build" in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_a_build_of_crops_alone_joins_the_classify_folder_only(tmp_path: Path) -> None:
+    scenes = _fake_build(tmp_path / "scenes", 1)
+    keys = tmp_path / "keys"
+    (keys / "classify" / "train" / "not_a_tile").mkdir(parents=True)
+    (keys / "classify" / "train" / "not_a_tile" / "key18_00001.jpg").write_bytes(b"key")
+    out = tmp_path / "out"
+    assert merge_classify([scenes, keys], out / "classify") == 5
+    assert (out / "classify/train/not_a_tile/key18_00001.jpg").read_bytes() == b"key"
+    yaml = detect_yaml([scenes, keys], out)
+    assert yaml is not None
+    assert f"val: [{(scenes / 'detect/images/val').resolve()}]" in yaml.read_text()
+    assert "keys" not in yaml.read_text()
+    assert detect_yaml([keys], tmp_path / "only_keys") is None
