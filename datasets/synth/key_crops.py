@@ -27,6 +27,7 @@ from datasets.synth.build import upright_crop
 CANVAS = 320  # texture pixels of keyboard drawn at a time (about 17 keys across)
 VAL_SHARE = 0.1
 KEYS_PER_BOARD = 12
+LETTER_CONTRAST = 40  # grey levels between a key's cap and its letter, at least
 STYLES = {"silver": 0.6, "dark": 0.25, "light deck": 0.15}
 """Mostly silver: scenes already hold many dark keyboards, and no silver one before these."""
 
@@ -42,7 +43,11 @@ def key_crops(rng: random.Random, count: int) -> list[np.ndarray]:
 def _board_crops(rng: random.Random, wanted: int) -> list[np.ndarray]:
     canvas = np.zeros((CANVAS, CANVAS, 3), np.uint8)
     style = rng.choices(list(STYLES), list(STYLES.values()))[0]
-    keys = [k for k in keyboard(canvas, rng, (0, 0, CANVAS, CANVAS), style) if _whole(k)]
+    keys = [
+        k
+        for k in keyboard(canvas, rng, (0, 0, CANVAS, CANVAS), style)
+        if _whole(k) and _lettered(canvas, k)
+    ]
     if not keys:
         return []
     # keyboard() draws mirrored for the scene's camera, which mirrors back; here no camera does.
@@ -75,6 +80,15 @@ def _board_crops(rng: random.Random, wanted: int) -> list[np.ndarray]:
 def _whole(key: tuple[int, int, int, int]) -> bool:
     x1, y1, x2, y2 = key
     return x1 >= 0 and y1 >= 0 and x2 < CANVAS and y2 < CANVAS and x2 - x1 > 4 and y2 - y1 > 4
+
+
+def _lettered(canvas: np.ndarray, key: tuple[int, int, int, int]) -> bool:
+    """Whether a key carries a letter. A pale key with none is a blank 白 to any eye (the first
+    classifier taught with unlettered keys lost three more 白 on the real photos); real keys are
+    lettered."""
+    x1, y1, x2, y2 = key
+    inside = canvas[y1 + 2 : y2 - 1, x1 + 2 : x2 - 1]
+    return inside.size > 0 and float(np.ptp(inside)) > LETTER_CONTRAST
 
 
 def _camera(photo: np.ndarray, rng: random.Random) -> np.ndarray:

@@ -182,3 +182,12 @@ def test_key_crops_are_deterministic_tile_sized_crops_split_for_training(tmp_pat
     assert not np.array_equal(first[0], key_crops(random.Random(5), 1)[0])
     assert write(tmp_path, 20, 4) == {"train": 18, "val": 2}
     assert len(list((tmp_path / "classify/val/not_a_tile").glob("*.jpg"))) == 2
+
+
+def test_only_lettered_keys_are_cut_a_blank_pale_key_is_a_white_dragon_to_any_eye() -> None:
+    from datasets.synth.key_crops import _lettered
+
+    canvas = np.full((40, 40, 3), 210, np.uint8)  # a pale silver key, nothing on it
+    assert not _lettered(canvas, (5, 5, 35, 35))
+    cv2.putText(canvas, "A", (12, 28), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (80, 80, 80), 1)
+    assert _lettered(canvas, (5, 5, 35, 35))
