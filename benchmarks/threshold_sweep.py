@@ -7,7 +7,7 @@ Each photo is read once with a low detector threshold; every threshold in the ta
 applied to those reads (exact: a box below a threshold can only suppress boxes below it too, so
 filtering after non-maximum suppression equals thresholding first). The photos are split in two
 halves (even and odd positions): pick a threshold on one half and check it holds on the other, or
-the number is tuned on its own test set. Tile-set facts (red fives, white backs) come from tile_sets.json
+the number is tuned on its own test set. Tile-set facts (red fives, the backs) come from tile_sets.json
 beside the labels, as ``tilescore evaluate`` reads them.
 
 A second table holds the threshold and tries floors for weak boxes beside a confident tile
