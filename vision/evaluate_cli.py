@@ -83,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         raise TilescoreError(f"{args.photos}: no such photos folder")
     pipeline = load_pipeline(args.models, threads=args.threads)
     results = []
+    backs: dict[str, list[np.ndarray]] = {}  # tile-set name: crops of its labelled backs
     for number, label in enumerate(labels, 1):
         photo = find_photo(label, args.photos)
         start = time.perf_counter()
@@ -92,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
         timing = {"decode": decode_ms, **reading.timing_ms}
         timing["total"] = round(decode_ms + reading.timing_ms["total"], 2)
         results.append(match_photo(label, reading.tiles, timing))
+        backs.setdefault(label.tile_set or "", []).extend(_back_crops(image, label))
         if args.out is not None:
             _annotate(image, reading.tiles, args.out / "annotated" / f"{photo.stem}.jpg")
         if not args.json:
@@ -100,7 +102,33 @@ def run(args: argparse.Namespace) -> int:
         print(file=sys.stderr)
     if args.record:
         _record(args, Evaluation(tuple(results), ()), args.labels, tile_sets)
-    return _report(args, labels, results, tuple(m.name for m in pipeline.models), tile_sets)
+    measured = _measured_backs(backs)
+    return _report(
+        args, labels, results, tuple(m.name for m in pipeline.models), tile_sets, measured
+    )
+
+
+def _back_crops(image: np.ndarray, label: LabelledPhoto) -> list[np.ndarray]:
+    height, width = image.shape[:2]
+    crops = []
+    for tile in label.tiles:
+        x1, y1, x2, y2 = (int(round(v)) for v in tile.box)
+        x1, y1, x2, y2 = max(0, x1), max(0, y1), min(width, x2), min(height, y2)
+        if tile.face_down and x2 - x1 >= 4 and y2 - y1 >= 4:
+            crops.append(image[y1:y2, x1:x2])
+    return crops
+
+
+def _measured_backs(backs: dict[str, list[np.ndarray]]) -> dict[str, dict[str, Any]]:
+    """Per tile set, the colour its labelled backs are painted and how many said so: what its
+    tile_sets.json ``back_colour`` should say."""
+    from vision.face_colour import measured_back_colour
+
+    return {
+        name: {"colour": measured_back_colour(crops), "backs": len(crops)}
+        for name, crops in sorted(backs.items())
+        if crops
+    }
 
 
 def _tile_sets(args: argparse.Namespace) -> dict[str, TileSet]:
@@ -202,12 +230,15 @@ def _report(
     results: list[PhotoResult],
     models: tuple[str, ...] | None,
     tile_sets: dict[str, TileSet],
+    measured_backs: dict[str, dict[str, Any]] | None = None,
 ) -> int:
     from vision.evaluate import Evaluation
 
     name = models or (f"saved predictions in {args.predictions}",)
     evaluation = Evaluation(tuple(results), name)
     report = {**evaluation.to_json(), "tile_sets": _tile_set_facts(tile_sets)}
+    if measured_backs:  # only when the photos were read
+        report["labelled_backs"] = measured_backs
     if args.out is not None:
         from vision.confusion_plot import save_confusion
 
@@ -219,6 +250,12 @@ def _report(
     if tile_sets:
         facts = "; ".join(t.describe() for t in tile_sets.values())
         text = text.replace("\n", f"\ntile sets: {facts}\n", 1)
+    if measured_backs:
+        colours = "; ".join(
+            f"{name or '(no set named)'} {m['colour']} (median of {m['backs']})"
+            for name, m in measured_backs.items()
+        )
+        text += f"\nlabelled backs are painted: {colours} (tile_sets.json back_colour)"
     print(json.dumps(report, ensure_ascii=False) if args.json else text)
     return 0
 

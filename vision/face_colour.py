@@ -135,13 +135,29 @@ def is_back_of_set(crop: np.ndarray, back: np.ndarray) -> bool:
     real yellow backs ran from chroma 40 to 70) but its hue little. Only weak reads are asked
     (the pipeline's choice), as with faces.
     """
-    height, width = crop.shape[:2]
-    middle = crop[height // 4 : height - height // 4, width // 4 : width - width // 4]
-    colour = np.median(_lab_pixels(middle), axis=0)
+    colour = _middle_colour(crop)
     if min(_chroma(colour), _chroma(back)) < BACK_MIN_CHROMA:
         return True
     turn = abs(_hue(colour) - _hue(back)) % 360.0
     return min(turn, 360.0 - turn) <= BACK_HUE_LIMIT
+
+
+def measured_back_colour(back_crops: list[np.ndarray]) -> str | None:
+    """The ``#rrggbb`` a set's backs are painted, from crops of its labelled backs: the median of
+    their middles' colours (what tile_sets.json ``back_colour`` wants). None without backs."""
+    if not back_crops:
+        return None
+    lab = np.median([_middle_colour(crop) for crop in back_crops], axis=0)
+    blue, green, red = cv2.cvtColor(np.array([[lab]], np.uint8), cv2.COLOR_LAB2BGR)[0, 0]
+    return f"#{red:02x}{green:02x}{blue:02x}"
+
+
+def _middle_colour(crop: np.ndarray) -> np.ndarray:
+    """The median Lab colour of a crop's middle half (each way): a back's, clear of its edges."""
+    height, width = crop.shape[:2]
+    middle = crop[height // 4 : height - height // 4, width // 4 : width - width // 4]
+    colour: np.ndarray = np.median(_lab_pixels(middle), axis=0)
+    return colour
 
 
 def _chroma(lab: np.ndarray) -> float:

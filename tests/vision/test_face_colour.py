@@ -169,7 +169,12 @@ def test_evaluate_reads_the_backs_colour_from_the_tile_set_file(tmp_path, capsys
     (labels / "row.json").write_text(json.dumps(label_file(TILES, truth)))
     argv = ["evaluate", "--labels", str(labels), "--photos", str(photos), "--models", str(folder)]
     assert main([*argv, "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["tile_accuracy"] == 1.0
+    report = json.loads(capsys.readouterr().out)
+    assert report["tile_accuracy"] == 1.0
+    # The labelled back is painted YELLOW: evaluate says so, for tile_sets.json's back_colour.
+    assert report["labelled_backs"] == {"ours": {"colour": YELLOW_HEX, "backs": 1}}
+    assert main(argv) == 0
+    assert f"labelled backs are painted: ours {YELLOW_HEX} (median of 1)" in capsys.readouterr().out
     (tmp_path / "set" / "tile_sets.json").write_text(
         json.dumps({"ours": {"coloured_backs": False}})
     )
