@@ -17,15 +17,23 @@ def crop_upright(
     This is exactly how the training crops were made (datasets/synth/build.py ``upright_crop``):
     the classifier is invariant to a half turn, so the direction of the quarter turn is free.
     """
+    crop = box_pixels(image, box)
+    if crop is None:
+        return np.zeros((size[0], size[1], 3), np.uint8)
+    if rotated:
+        crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
+    return cv2.resize(crop, (size[1], size[0]), interpolation=cv2.INTER_AREA)
+
+
+def box_pixels(image: np.ndarray, box: np.ndarray | tuple[float, ...]) -> np.ndarray | None:
+    """The photo's pixels inside a box (rounded to whole pixels, cut at the photo's edges), as
+    they are; None when nothing of the box lies in the photo."""
     height, width = image.shape[:2]
     x1, y1, x2, y2 = (int(round(float(v))) for v in box)
     x1, y1, x2, y2 = max(0, x1), max(0, y1), min(width, x2), min(height, y2)
     if x2 <= x1 or y2 <= y1:
-        return np.zeros((size[0], size[1], 3), np.uint8)
-    crop = image[y1:y2, x1:x2]
-    if rotated:
-        crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
-    return cv2.resize(crop, (size[1], size[0]), interpolation=cv2.INTER_AREA)
+        return None
+    return image[y1:y2, x1:x2]
 
 
 def to_batch(images_bgr: list[np.ndarray], scale: float, channel_order: str = "RGB") -> np.ndarray:

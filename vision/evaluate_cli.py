@@ -109,14 +109,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _back_crops(image: np.ndarray, label: LabelledPhoto) -> list[np.ndarray]:
-    height, width = image.shape[:2]
-    crops = []
-    for tile in label.tiles:
-        x1, y1, x2, y2 = (int(round(v)) for v in tile.box)
-        x1, y1, x2, y2 = max(0, x1), max(0, y1), min(width, x2), min(height, y2)
-        if tile.face_down and x2 - x1 >= 4 and y2 - y1 >= 4:
-            crops.append(image[y1:y2, x1:x2])
-    return crops
+    """The pixels of the photo's labelled backs, each at least 4 pixels each way."""
+    from vision.crops import box_pixels
+
+    pixels = [box_pixels(image, tile.box) for tile in label.tiles if tile.face_down]
+    return [p for p in pixels if p is not None and min(p.shape[:2]) >= 4]
 
 
 def _measured_backs(backs: dict[str, list[np.ndarray]]) -> dict[str, dict[str, Any]]:
