@@ -82,3 +82,30 @@ def test_bad_input_is_one_line_without_traceback():
 def test_unreadable_json_file_is_one_line():
     run = tilescore("score", "--json", "no-such-file.json")
     assert run.returncode == 2 and "cannot read 'no-such-file.json'" in run.stderr
+
+
+def test_a_reader_that_stops_early_gets_no_traceback():
+    """`tilescore score ... | head -0`: the pipe is closed before a word is written."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.cli_run import REPO
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # every write to the pipe now fails: the reader has gone
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "device.cli", "score", "--variant", "taiwan"]
+            + ["--hand", "123456789m111222z77z", "--win", "2z", "--self-draw"],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=REPO,
+            env=os.environ | {"PYTHONPATH": str(REPO)},
+            timeout=60,
+        )
+    finally:
+        os.close(write_end)
+    assert result.returncode == 1
+    assert result.stderr == ""

@@ -26,10 +26,10 @@ from tests.vision.onnx_fixtures import (
     write_metadata,
 )
 from tests.vision.scene import to_input
+from tests.vision.tiny_classifier import COLOURS, plain_crop, write_synthetic
 from vision.training import finetune
 from vision.training.finetune import Decision, FineTuneError, Score, decide
 
-COLOURS = {"1m": (200, 30, 30), "5p": (30, 30, 200), "9s": (30, 200, 30), "7z": (230, 230, 40)}
 # Four tiles in a row of a 400 x 200 photo; the fixed detector finds exactly these.
 BOXES = [(25, 50, 75, 125), (100, 50, 150, 125), (175, 50, 225, 125), (250, 50, 300, 125)]
 
@@ -131,22 +131,6 @@ def test_rollback_with_nothing_to_roll_back_to(tmp_path):
 # --- a labelled photo folder and a models folder ---------------------------------------------
 
 
-def plain_crop(rgb, rng, size=32):
-    noise = rng.integers(-12, 13, (size, size, 3))
-    return np.clip(np.array(rgb[::-1]) + noise, 0, 255).astype(np.uint8)  # BGR
-
-
-def write_synthetic(folder, rng, train=8, val=2):
-    """A classify folder with every class folder; crops for the four coloured codes only."""
-    for split, count in (("train", train), ("val", val)):
-        for name in CLASSIFIER_NAMES:
-            (folder / split / name).mkdir(parents=True)
-        for code, rgb in COLOURS.items():
-            for i in range(count):
-                cv2.imwrite(str(folder / split / code / f"{code}_{i}.png"), plain_crop(rgb, rng))
-    return folder
-
-
 def photo_names(train, held_out, seed=0):
     names, counts = [], {"train": 0, "val": 0}
     wanted = {"train": train, "val": held_out}
@@ -191,31 +175,6 @@ def write_models(folder, checkpoint=None):
     if checkpoint is not None:
         (folder / "tile-classifier.pt").write_bytes(checkpoint.read_bytes())
     return folder
-
-
-@pytest.fixture(scope="module")
-def throwaway_checkpoint(tmp_path_factory):
-    """A real, tiny ultralytics classifier over all 60 classes: one epoch at 32 pixels."""
-    from vision.training.train import TrainSettings, train
-
-    root = tmp_path_factory.mktemp("throwaway")
-    data = write_synthetic(root / "synth", np.random.default_rng(1))
-    settings = TrainSettings(
-        task="classify",
-        data=data,
-        out_dir=root / "out",
-        name="throwaway",
-        epochs=1,
-        imgsz=32,
-        batch=16,
-        device="cpu",
-        start_from=None,
-        workers=0,
-    )
-    with finetune.chatter_to_stderr():
-        train(settings, "test")
-    weights = root / "out" / "runs" / "throwaway" / "weights"
-    return weights / "best.pt" if (weights / "best.pt").exists() else weights / "last.pt"
 
 
 # --- the whole fine-tune, for real -----------------------------------------------------------

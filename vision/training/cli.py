@@ -62,6 +62,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--name", help="model name (file names in --out)")
     parser.add_argument("--json", action="store_true", help="print the metadata as JSON")
+    soup = parser.add_argument_group(
+        "a model soup",
+        "With --soup, the checkpoints' weights are averaged into one model, exported like a "
+        "trained one to --out; --data, when given, is the validation data to measure it on, and "
+        "--imgsz defaults to the first checkpoint's.",
+    )
+    soup.add_argument(
+        "--soup",
+        nargs="+",
+        type=Path,
+        metavar="CHECKPOINT",
+        help="checkpoints of this model (fine-tunes of one checkpoint) to average",
+    )
+    soup.add_argument(
+        "--weights",
+        nargs="+",
+        type=float,
+        metavar="W",
+        help="one weight a checkpoint (default: all equal)",
+    )
     tune = parser.add_argument_group(
         "fine-tuning the classifier on labelled photos",
         "With --from, --data is the synthetic classify data mixed in, --resume-from overrides "
@@ -90,6 +110,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.soup is not None:
+        return _soup(args)
+    if args.weights is not None:
+        raise TilescoreError("--weights goes with --soup")
     if args.rollback or args.from_labels is not None:
         return _finetune(args)
     defaults = DEFAULTS[args.model]
@@ -118,7 +142,10 @@ def run(args: argparse.Namespace) -> int:
         cache=args.cache,
         lr0=args.lr0,
     )
-    meta = train(settings, command_line())
+    from vision.training.finetune import chatter_to_stderr
+
+    with chatter_to_stderr():  # stdout is for the result alone (--json)
+        meta = train(settings, command_line())
     if args.json:
         print(meta.read_text())
     else:
@@ -180,4 +207,35 @@ def _finetune(args: argparse.Namespace) -> int:
     if counting:
         print(file=sys.stderr)
     print(json.dumps(report, ensure_ascii=False) if args.json else finetune.format_report(report))
+    return 0
+
+
+def _soup(args: argparse.Namespace) -> int:
+    if args.rollback or args.from_labels is not None or args.resume_from is not None:
+        raise TilescoreError("--soup does not go with --from, --rollback or --resume-from")
+    from vision.training.soup import make_soup, soup_settings
+    from vision.training.train import command_line
+
+    settings = soup_settings(
+        checkpoints=args.soup,
+        weights=args.weights,
+        task="classify" if args.model == "classifier" else "detect",
+        out_dir=args.out,
+        name=args.name or str(DEFAULTS[args.model]["name"]),
+        imgsz=args.imgsz,
+        data=Path(args.data) if args.data else None,
+    )
+    from vision.training.finetune import chatter_to_stderr
+
+    with chatter_to_stderr():  # stdout is for the result alone (--json)
+        meta = make_soup(settings, command_line())
+    if args.json:
+        print(meta.read_text())
+    else:
+        info = json.loads(meta.read_text())
+        measured = info["metrics"].get("synthetic_val", "not measured (no --data)")
+        print(
+            f"shipped {info['onnx']} and {meta.name}, the average of "
+            f"{len(settings.checkpoints)} checkpoints: {measured}"
+        )
     return 0

@@ -142,21 +142,9 @@ def train(settings: TrainSettings, command: str) -> Path:
     epochs_run = int(getattr(model.trainer, "epoch", settings.epochs - 1)) + 1
     weights = run_dir / settings.name / "weights"
     best = weights / "best.pt" if (weights / "best.pt").exists() else weights / "last.pt"
-    trained = YOLO(str(best))
-    names = [trained.names[i] for i in range(len(trained.names))]
-    onnx_path = Path(
-        trained.export(
-            format="onnx",
-            imgsz=settings.imgsz,
-            opset=17,
-            simplify=False,
-            dynamic=settings.task == "classify",
-            device="cpu",
-        )
+    shipped_onnx, names = export_onnx(
+        best, settings.task, settings.imgsz, settings.out_dir, settings.name
     )
-    settings.out_dir.mkdir(parents=True, exist_ok=True)
-    shipped_onnx = settings.out_dir / f"{settings.name}.onnx"
-    shutil.copyfile(onnx_path, shipped_onnx)
     # Both checkpoints ship: the detector's to continue training next session, the classifier's
     # for `train classifier --from` (fine-tuning on a table's own photos starts from it).
     _save_checkpoint(best, settings.out_dir / f"{settings.name}.pt")
@@ -167,7 +155,7 @@ def train(settings: TrainSettings, command: str) -> Path:
         "onnx": shipped_onnx.name,
         "input_size": [settings.imgsz, settings.imgsz],
         "normalisation": {"scale": 1 / 255, "channel_order": "RGB"},
-        "classes": [_class_entry(settings.task, n) for n in names],
+        "classes": class_entries(settings.task, names),
         "training": {
             "data": str(settings.data),
             "command": command,
@@ -187,6 +175,37 @@ def train(settings: TrainSettings, command: str) -> Path:
     meta_path = settings.out_dir / f"{settings.name}.json"
     meta_path.write_text(json.dumps(metadata, indent=2, ensure_ascii=False) + "\n")
     return meta_path
+
+
+def export_onnx(
+    checkpoint: Path, task: str, imgsz: int, out_dir: Path, name: str
+) -> tuple[Path, list[str]]:
+    """Export a checkpoint as ``out_dir/NAME.onnx`` (opset 17; a classifier takes any batch);
+    returns the file and the model's class names in order."""
+    from ultralytics import YOLO  # type: ignore[attr-defined]
+
+    trained = YOLO(str(checkpoint))
+    names = [trained.names[i] for i in range(len(trained.names))]
+    onnx_path = Path(
+        trained.export(
+            format="onnx",
+            imgsz=imgsz,
+            opset=17,
+            simplify=False,
+            dynamic=task == "classify",
+            device="cpu",
+        )
+    )
+    out_dir.mkdir(parents=True, exist_ok=True)
+    shipped_onnx = out_dir / f"{name}.onnx"
+    if onnx_path.resolve() != shipped_onnx.resolve():  # ultralytics writes beside the checkpoint
+        shutil.copyfile(onnx_path, shipped_onnx)
+    return shipped_onnx, names
+
+
+def class_entries(task: str, names: list[str]) -> list[dict[str, Any]]:
+    """The metadata's ``classes``: each class name with its tile code and what it says of the tile."""
+    return [_class_entry(task, n) for n in names]
 
 
 def _save_checkpoint(best: Path, target: Path) -> None:
