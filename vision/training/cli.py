@@ -214,7 +214,6 @@ def _soup(args: argparse.Namespace) -> int:
     if args.rollback or args.from_labels is not None or args.resume_from is not None:
         raise TilescoreError("--soup does not go with --from, --rollback or --resume-from")
     from vision.training.soup import make_soup, soup_settings
-    from vision.training.train import command_line
 
     settings = soup_settings(
         checkpoints=args.soup,
@@ -226,6 +225,7 @@ def _soup(args: argparse.Namespace) -> int:
         data=Path(args.data) if args.data else None,
     )
     from vision.training.finetune import chatter_to_stderr
+    from vision.training.train import command_line  # torch: once the settings hold
 
     with chatter_to_stderr():  # stdout is for the result alone (--json)
         meta = make_soup(settings, command_line())

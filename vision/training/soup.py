@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import vision.training.offline  # noqa: F401  (configures ultralytics before it is imported)
 from scoring.errors import TilescoreError
 
 # ultralytics' network classes, by the task they do (a checkpoint does not say it otherwise).
@@ -90,6 +89,7 @@ def make_soup(settings: SoupSettings, command: str) -> Path:
 
     import torch
 
+    import vision.training.offline  # noqa: F401  (configures ultralytics before it is imported)
     from vision.training.train import _metrics, class_entries, export_onnx
 
     checkpoints = [_load(path) for path in settings.checkpoints]
