@@ -53,7 +53,7 @@ def main() -> int:
         right = sum(p.all_right for p in every.photos)
         extra = sum(len(p.extra) for p in every.photos)
         print(
-            f"{str(folder):>{width}} | {every.tile_accuracy:>7.1%} {right:>4}/{len(labels):<2} "
+            f"{folder!s:>{width}} | {every.tile_accuracy:>7.1%} {right:>4}/{len(labels):<2} "
             f"{extra:>7} | {halves(labels, reads)}"
         )
     return 0
