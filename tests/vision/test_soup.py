@@ -23,8 +23,9 @@ def test_average_is_weighted_and_keeps_counters():
     assert int(mean["n"]) == 7  # BatchNorm's batch counter is no weight: the first's stays
 
 
-def shifted_copy(checkpoint, target, shift, names=None):
-    """The checkpoint with every float weight moved by ``shift`` (and other class names)."""
+def shifted_copy(checkpoint, target, shift, names=None, ema_only=False):
+    """The checkpoint with every float weight moved by ``shift`` (and other class names);
+    ``ema_only`` saves it as ultralytics saves its own last.pt, the weights as "ema" alone."""
     saved = torch.load(checkpoint, map_location="cpu", weights_only=False)
     model = saved.get("ema") or saved["model"]
     with torch.no_grad():
@@ -33,7 +34,7 @@ def shifted_copy(checkpoint, target, shift, names=None):
                 tensor += shift
     if names is not None:
         model.names = names
-    saved.update(model=model, ema=None)
+    saved.update(model=None, ema=model) if ema_only else saved.update(model=model, ema=None)
     torch.save(saved, target)
     return target
 
@@ -48,7 +49,7 @@ def test_a_soup_is_the_weighted_mean_shipped_as_onnx(tmp_path, throwaway_checkpo
     from device.cli import main
     from vision.models import OnnxModel, load_info
 
-    plus_one = shifted_copy(throwaway_checkpoint, tmp_path / "plus_one.pt", 1.0)
+    plus_one = shifted_copy(throwaway_checkpoint, tmp_path / "plus_one.pt", 1.0, ema_only=True)
     out = tmp_path / "models"
     arguments = ["train", "classifier", "--soup", throwaway_checkpoint, plus_one]
     arguments += ["--weights", "1", "3", "--out", out, "--json"]

@@ -173,14 +173,18 @@ def _load(path: Path) -> dict[str, Any]:
         checkpoint = torch.load(path, map_location="cpu", weights_only=False)
     except Exception as error:  # a torch file that is no torch file raises anything
         raise SoupError(f"checkpoint {str(path)!r} cannot be read: {error}") from None
-    if not isinstance(checkpoint, dict) or checkpoint.get("model") is None:
+    # ultralytics' own last.pt holds only the EMA weights (its "model" is None).
+    if (
+        not isinstance(checkpoint, dict)
+        or (checkpoint.get("ema") or checkpoint.get("model")) is None
+    ):
         raise SoupError(f"checkpoint {str(path)!r} is not an ultralytics checkpoint")
     return checkpoint
 
 
 def _model_of(checkpoint: dict[str, Any], path: Path) -> Any:
     """The network a checkpoint holds: its EMA weights when it has them, as ultralytics loads."""
-    model = checkpoint.get("ema") or checkpoint["model"]
+    model = checkpoint.get("ema") or checkpoint.get("model")
     if not hasattr(model, "state_dict"):
         raise SoupError(f"checkpoint {str(path)!r} is not an ultralytics checkpoint")
     return model
