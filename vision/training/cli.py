@@ -146,12 +146,19 @@ def run(args: argparse.Namespace) -> int:
 
     with chatter_to_stderr():  # stdout is for the result alone (--json)
         meta = train(settings, command_line())
-    if args.json:
-        print(meta.read_text())
-    else:
-        info = json.loads(meta.read_text())
-        print(f"shipped {info['onnx']} and {meta.name}: {info['metrics']['synthetic_val']}")
+    _report_shipped(meta, args.json)
     return 0
+
+
+def _report_shipped(meta: Path, as_json: bool, how: str = "") -> None:
+    """--json: the metadata as written; else one line naming the files and what they measured."""
+    text = meta.read_text()
+    if as_json:
+        print(text)
+        return
+    info = json.loads(text)
+    measured = info["metrics"].get("synthetic_val", "not measured (no --data)")
+    print(f"shipped {info['onnx']} and {meta.name}{how}: {measured}")
 
 
 def _finetune(args: argparse.Namespace) -> int:
@@ -229,13 +236,5 @@ def _soup(args: argparse.Namespace) -> int:
 
     with chatter_to_stderr():  # stdout is for the result alone (--json)
         meta = make_soup(settings, command_line())
-    if args.json:
-        print(meta.read_text())
-    else:
-        info = json.loads(meta.read_text())
-        measured = info["metrics"].get("synthetic_val", "not measured (no --data)")
-        print(
-            f"shipped {info['onnx']} and {meta.name}, the average of "
-            f"{len(settings.checkpoints)} checkpoints: {measured}"
-        )
+    _report_shipped(meta, args.json, f", the average of {len(settings.checkpoints)} checkpoints")
     return 0

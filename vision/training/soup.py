@@ -90,10 +90,9 @@ def make_soup(settings: SoupSettings, command: str) -> Path:
     import torch
 
     import vision.training.offline  # noqa: F401  (configures ultralytics before it is imported)
-    from vision.training.train import _metrics, class_entries, export_onnx
+    from vision.training.train import _metrics, export_onnx, model_metadata
 
-    checkpoints = [_load(path) for path in settings.checkpoints]
-    models = [_model_of(c, p) for c, p in zip(checkpoints, settings.checkpoints, strict=True)]
+    checkpoints, models = zip(*(_load(path) for path in settings.checkpoints), strict=True)
     _check_alike(models, settings)
     soup = copy.deepcopy(models[0]).float()
     soup.load_state_dict(average([m.float().state_dict() for m in models], settings.weights))
@@ -103,7 +102,13 @@ def make_soup(settings: SoupSettings, command: str) -> Path:
     # The first checkpoint's dict with the soup in it, half precision as ultralytics saves:
     # ultralytics loads it, and `train ... --resume-from` trains on from it.
     saved = dict(checkpoints[0])
-    saved.update(model=soup.half(), ema=None, optimizer=None, train_results=None, date=_today())
+    saved.update(
+        model=soup.half(),
+        ema=None,
+        optimizer=None,
+        train_results=None,
+        date=dt.date.today().isoformat(),
+    )
     with tempfile.TemporaryDirectory() as folder:
         # Everything is made in a work folder and copied to --out only once whole: a failed
         # export or validation leaves the models there as they were.
@@ -115,17 +120,15 @@ def make_soup(settings: SoupSettings, command: str) -> Path:
         if settings.data is not None:
             results = _validate(checkpoint, settings.data, imgsz)
             metrics["synthetic_val"] = _metrics(results, settings.task)
-        metadata = {
-            "name": settings.name,
-            "task": settings.task,
-            "onnx": onnx_path.name,
-            "input_size": [imgsz, imgsz],
-            "normalisation": {"scale": 1 / 255, "channel_order": "RGB"},
-            "classes": class_entries(settings.task, names),
-            "training": _training(settings, train_args, imgsz, command),
-            "metrics": metrics,
-            "date": _today(),
-        }
+        metadata = model_metadata(
+            settings.name,
+            settings.task,
+            onnx_path,
+            imgsz,
+            names,
+            _training(settings, train_args, imgsz, command),
+            metrics,
+        )
         checkpoint.with_suffix(".json").write_text(
             json.dumps(metadata, indent=2, ensure_ascii=False) + "\n"
         )
@@ -166,31 +169,24 @@ def _training(
     }
 
 
-def _load(path: Path) -> dict[str, Any]:
+def _load(path: Path) -> tuple[dict[str, Any], Any]:
+    """A checkpoint and the network it holds: its EMA weights when it has them, as ultralytics
+    loads (ultralytics' own last.pt holds only those; its "model" is None)."""
     import torch
 
     try:
         checkpoint = torch.load(path, map_location="cpu", weights_only=False)
     except Exception as error:  # a torch file that is no torch file raises anything
         raise SoupError(f"checkpoint {str(path)!r} cannot be read: {error}") from None
-    # ultralytics' own last.pt holds only the EMA weights (its "model" is None).
-    if (
-        not isinstance(checkpoint, dict)
-        or (checkpoint.get("ema") or checkpoint.get("model")) is None
-    ):
-        raise SoupError(f"checkpoint {str(path)!r} is not an ultralytics checkpoint")
-    return checkpoint
-
-
-def _model_of(checkpoint: dict[str, Any], path: Path) -> Any:
-    """The network a checkpoint holds: its EMA weights when it has them, as ultralytics loads."""
-    model = checkpoint.get("ema") or checkpoint.get("model")
+    model = (
+        (checkpoint.get("ema") or checkpoint.get("model")) if isinstance(checkpoint, dict) else None
+    )
     if not hasattr(model, "state_dict"):
         raise SoupError(f"checkpoint {str(path)!r} is not an ultralytics checkpoint")
-    return model
+    return checkpoint, model
 
 
-def _check_alike(models: list[Any], settings: SoupSettings) -> None:
+def _check_alike(models: tuple[Any, ...], settings: SoupSettings) -> None:
     first_path = settings.checkpoints[0]
     for model, path in zip(models, settings.checkpoints, strict=True):
         task = NETWORK_TASKS.get(type(model).__name__)
@@ -215,7 +211,3 @@ def _validate(checkpoint: Path, data: Path, imgsz: int) -> Any:
     return YOLO(str(checkpoint)).val(
         data=str(data), imgsz=imgsz, batch=64, device="cpu", plots=False, verbose=False
     )
-
-
-def _today() -> str:
-    return dt.date.today().isoformat()

@@ -149,29 +149,28 @@ def train(settings: TrainSettings, command: str) -> Path:
     # for `train classifier --from` (fine-tuning on a table's own photos starts from it).
     _save_checkpoint(best, settings.out_dir / f"{settings.name}.pt")
     metrics = _metrics(results, settings.task)
-    metadata = {
-        "name": settings.name,
-        "task": settings.task,
-        "onnx": shipped_onnx.name,
-        "input_size": [settings.imgsz, settings.imgsz],
-        "normalisation": {"scale": 1 / 255, "channel_order": "RGB"},
-        "classes": class_entries(settings.task, names),
-        "training": {
-            "data": str(settings.data),
-            "command": command,
-            "epochs": epochs_run,
-            "hours": settings.hours,
-            "imgsz": settings.imgsz,
-            "batch": settings.batch,
-            "device": settings.device,
-            "minutes": round(minutes, 1),
-            "started_from": str(settings.start_from) if settings.start_from else "scratch",
-            "lr0": options["lr0"],
-            "ultralytics": _version("ultralytics"),
-        },
-        "metrics": {"synthetic_val": metrics},
-        "date": dt.date.today().isoformat(),
+    training = {
+        "data": str(settings.data),
+        "command": command,
+        "epochs": epochs_run,
+        "hours": settings.hours,
+        "imgsz": settings.imgsz,
+        "batch": settings.batch,
+        "device": settings.device,
+        "minutes": round(minutes, 1),
+        "started_from": str(settings.start_from) if settings.start_from else "scratch",
+        "lr0": options["lr0"],
+        "ultralytics": _version("ultralytics"),
     }
+    metadata = model_metadata(
+        settings.name,
+        settings.task,
+        shipped_onnx,
+        settings.imgsz,
+        names,
+        training,
+        {"synthetic_val": metrics},
+    )
     meta_path = settings.out_dir / f"{settings.name}.json"
     meta_path.write_text(json.dumps(metadata, indent=2, ensure_ascii=False) + "\n")
     return meta_path
@@ -203,9 +202,27 @@ def export_onnx(
     return shipped_onnx, names
 
 
-def class_entries(task: str, names: list[str]) -> list[dict[str, Any]]:
-    """The metadata's ``classes``: each class name with its tile code and what it says of the tile."""
-    return [_class_entry(task, n) for n in names]
+def model_metadata(
+    name: str,
+    task: str,
+    onnx: Path,
+    imgsz: int,
+    class_names: list[str],
+    training: dict[str, Any],
+    metrics: dict[str, Any],
+) -> dict[str, Any]:
+    """A shipped model's metadata JSON (docs/contracts.md), dated today."""
+    return {
+        "name": name,
+        "task": task,
+        "onnx": onnx.name,
+        "input_size": [imgsz, imgsz],
+        "normalisation": {"scale": 1 / 255, "channel_order": "RGB"},
+        "classes": [_class_entry(task, n) for n in class_names],
+        "training": training,
+        "metrics": metrics,
+        "date": dt.date.today().isoformat(),
+    }
 
 
 def _save_checkpoint(best: Path, target: Path) -> None:
