@@ -2,6 +2,7 @@
 
     PYTHONPATH=. python benchmarks/threshold_sweep.py [--labels datasets/real/labels]
         [--photos ../shared/data/real-photos-unlabeled] [--models models]
+        [--thresholds 0.02 0.05 ...] [--floors 0.03 0.01 ...]
 
 Each photo is read once with a low detector threshold; every threshold in the table is then
 applied to those reads (exact: a box below a threshold can only suppress boxes below it too, so
@@ -31,7 +32,6 @@ from vision.images import load_image  # noqa: E402
 from vision.labels import LabelledPhoto, find_photo, load_labels  # noqa: E402
 from vision.tile_sets import beside, load_tile_sets, tile_set_named  # noqa: E402
 
-FLOOR = 0.05
 THRESHOLDS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
 NEIGHBOUR_FLOORS = (None, 0.05, 0.04, 0.03, 0.02, 0.01)
 
@@ -43,7 +43,14 @@ def main() -> int:
         "--photos", type=Path, default=ROOT.parent / "shared/data/real-photos-unlabeled"
     )
     parser.add_argument("--models", type=Path, default=ROOT / "models")
+    # A newly trained detector scores on its own scale: sweep lower than the shipped one's.
+    parser.add_argument("--thresholds", type=float, nargs="+", default=THRESHOLDS)
+    parser.add_argument(
+        "--floors", type=float, nargs="+", help="weak-box floors to try (besides off)"
+    )
     args = parser.parse_args()
+    thresholds = sorted(args.thresholds)
+    floors = (None, *args.floors) if args.floors else NEIGHBOUR_FLOORS
     labels = load_labels(args.labels)
     tile_sets = load_tile_sets(beside(args.labels))
     reader = pipeline_module.load_pipeline(args.models)
@@ -65,17 +72,17 @@ def main() -> int:
     print(f"{'':>9} | {'even photos':^31} | {'odd photos':^31}")
     print(f"{'threshold':>9} | {HEAD} | {HEAD}")
     try:
-        reader.detect_confidence, reader.neighbour_confidence = FLOOR, None
+        reader.detect_confidence, reader.neighbour_confidence = thresholds[0], None
         reads = read_all()
-        for threshold in THRESHOLDS:
+        for threshold in thresholds:
             kept = [[t for t in tiles if t.detector_confidence >= threshold] for tiles in reads]
             print(f"{threshold:>9.2f} | {halves(labels, kept)}")
         print(f"\nweak boxes beside a confident tile, down to (threshold {shipped}):")
         print(f"{'floor':>9} | {HEAD} | {HEAD}")
         reader.detect_confidence = shipped
-        for floor in NEIGHBOUR_FLOORS:
+        for floor in floors:
             reader.neighbour_confidence = floor
-            print(f"{'off' if floor is None else f'{floor:.2f}':>9} | {halves(labels, read_all())}")
+            print(f"{'off' if floor is None else f'{floor:g}':>9} | {halves(labels, read_all())}")
     finally:
         reader.detect_confidence, reader.neighbour_confidence = shipped, shipped_neighbour
     return 0

@@ -36,11 +36,8 @@ def background(rng: random.Random, width: int, height: int) -> np.ndarray:
         )
         texture = grain
         if rng.random() < 0.5:
-            texture = (
-                texture.T[:height, :width]
-                if width <= height
-                else cv2.resize(texture.T, (width, height))
-            )
+            # Grain the other way; a square texture turns as it is (its pixels kept as they were).
+            texture = texture.T if width == height else cv2.resize(texture.T, (width, height))
     elif kind == "plain":
         texture = _noise(gen, width, height, 60) * 5 + _noise(gen, width, height, 2) * 2
     else:
@@ -333,3 +330,70 @@ def hand(
     tone = skin[None, None, :] * (0.7 + 0.35 * np.clip(inner, 0, 1))[:, :, None]
     alpha = np.clip(soft * 1.4, 0, 1)[:, :, None]
     canvas[:] = np.clip(canvas * (1 - alpha) + tone * alpha, 0, 255).astype(canvas.dtype)
+
+
+# -- what a low camera sees beyond the table: a room, out of focus --------------------------------
+WALLS = [(200, 215, 225), (235, 235, 235), (190, 190, 195), (215, 205, 190), (170, 185, 200)]
+FURNITURE = [(30, 45, 70), (25, 25, 28), (60, 90, 130), (45, 60, 80), (200, 200, 205)]
+
+
+def room(rng: random.Random, width: int, height: int) -> np.ndarray:
+    """A room seen past the table's far edge: a wall with windows, cabinets, a whiteboard, a
+    screen, chairs; blurred as the camera focused on the tiles. About a third of the real photos were
+    taken from a chair, with the room above the table; the detector had seen only table tops."""
+    gen = np.random.default_rng(rng.randrange(2**31))
+    wall = np.array(rng.choice(WALLS), np.float32) * rng.uniform(0.6, 1.1)
+    shade = np.linspace(rng.uniform(0.75, 1.15), rng.uniform(0.85, 1.1), height)[:, None, None]
+    image = wall[None, None, :] * shade + _noise(gen, width, height, 80)[:, :, None] * 6
+    image = np.clip(image, 0, 255).astype(np.uint8)
+    image = np.repeat(image, width, axis=1) if image.shape[1] == 1 else image
+    for _ in range(rng.randint(1, 6)):
+        w = rng.randint(width // 10, width // 2)
+        h = rng.randint(height // 10, height // 2)
+        x, y = rng.randrange(-w // 2, width), rng.randrange(-h // 2, height)
+        kind = rng.choice(("window", "cabinet", "screen", "board", "chair", "shelf"))
+        if kind == "window":  # bright, with mullions, buildings or sky beyond
+            cv2.rectangle(image, (x, y), (x + w, y + h), (240, 242, 245), -1)
+            if rng.random() < 0.5:
+                brick = tuple(int(c) for c in rng.choice(((80, 90, 150), (150, 160, 170))))
+                cv2.rectangle(image, (x, y + h // 4), (x + w, y + h), brick, -1)
+            frame = tuple(int(c) for c in rng.choice(WALLS))
+            for k in range(rng.randint(1, 4)):
+                cx = x + w * k // 3
+                cv2.line(image, (cx, y), (cx, y + h), frame, max(2, w // 40))
+            cv2.rectangle(image, (x, y), (x + w, y + h), frame, max(3, w // 30))
+        elif kind == "cabinet":  # doors with lighter edges
+            colour = tuple(int(c) for c in rng.choice(FURNITURE))
+            cv2.rectangle(image, (x, y), (x + w, y + h), colour, -1)
+            doors = rng.randint(1, 5)
+            for k in range(1, doors):
+                cx = x + w * k // doors
+                cv2.line(image, (cx, y), (cx, y + h), tuple(min(255, c + 40) for c in colour), 2)
+        elif kind == "screen":
+            cv2.rectangle(image, (x, y), (x + w, y + h * 2 // 3), (20, 20, 22), -1)
+            if rng.random() < 0.5:  # lit
+                glow = tuple(rng.randint(60, 220) for _ in range(3))
+                cv2.rectangle(image, (x + 6, y + 6), (x + w - 6, y + h * 2 // 3 - 6), glow, -1)
+        elif kind == "board":  # a whiteboard with scribbles
+            cv2.rectangle(image, (x, y), (x + w, y + h), (238, 240, 240), -1)
+            for _s in range(rng.randint(2, 12)):
+                pts = np.array(
+                    [
+                        [x + rng.randrange(w), y + rng.randrange(h)]
+                        for _ in range(rng.randint(2, 6))
+                    ],
+                    np.int32,
+                )
+                ink = rng.choice(((40, 40, 40), (60, 60, 200), (200, 80, 40), (50, 140, 50)))
+                cv2.polylines(image, [pts], False, ink, 2)
+        elif kind == "chair":
+            colour = tuple(int(c) for c in rng.choice(FURNITURE[:4]))
+            pts = np.array(
+                [[x + rng.randrange(w), y + rng.randrange(h)] for _ in range(6)], np.int32
+            )
+            cv2.fillConvexPoly(image, cv2.convexHull(pts), colour)
+        else:  # a shelf edge or a counter top: long horizontal bands
+            colour = tuple(int(c) for c in rng.choice(FURNITURE))
+            cv2.rectangle(image, (0, y), (width, y + max(4, h // 6)), colour, -1)
+    sigma = rng.uniform(1.0, 5.0)
+    return cv2.GaussianBlur(image, (0, 0), sigma)

@@ -14,11 +14,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from datasets.synth.backgrounds import background, clutter, table_surface
+from datasets.synth.backgrounds import background, clutter, room, table_surface
 from datasets.synth.faces import FaceLibrary
 from scoring.tiles import ALL_TILES
 
 SCENE_SIZE = (1280, 960)
+LOW_VIEW_SHARE = 0.2
+"""Close scenes shot from a chair, the camera 50-84 degrees off straight down: a third of the
+real photos look at the tiles that way, standing hands most, with the room behind."""
+ROOM_TILT = 50  # degrees off straight down beyond which the room past the table may show
 BACK_COLOURS = [(40, 190, 235), (60, 160, 40), (170, 110, 30), (40, 60, 200), (230, 230, 230)]
 # White backs are rare on real tables and look like a blank 白 lying face up: at one back in five
 # they taught the classifier to call real blank 白 backs (21 in the 30 real photos).
@@ -504,6 +508,44 @@ class _Camera:
         return float(normal.dot(to_camera) / np.linalg.norm(to_camera))
 
 
+def table_edges(
+    camera: _Camera,
+    centre: np.ndarray,
+    forward: np.ndarray,
+    extent: tuple[float, float, float],
+    size: tuple[int, int],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where a finite table ends in the picture: (beyond, before), float masks of ``size``
+    (width, height), softened at the edge. The table is a rectangle around ``centre`` (mm on the
+    table plane), square to ``forward`` (a unit vector along the ground): it reaches ``far`` mm
+    ahead, ``near`` mm behind (``-inf``: the near edge is out of sight) and ``half`` mm to each
+    side. Beyond: past the far edge or a side, or above the horizon. Before: the floor in front.
+    """
+    far, near, half = extent
+    width, height = size
+    small = 4  # computed at a quarter size: the edges are softened anyway
+    us, vs = np.meshgrid(
+        np.arange(width // small) * small + small / 2,
+        np.arange(height // small) * small + small / 2,
+    )
+    pixels = np.stack([us.ravel(), vs.ravel(), np.ones(us.size)])
+    to_table = np.linalg.inv(camera.table_homography())
+    table = to_table @ pixels
+    # A ray above the horizon meets the table's plane behind the camera: its w has the sign
+    # opposite to a ray through the picture's centre, which looks down at the table.
+    facing = to_table @ np.array((width / 2, height / 2, 1.0))
+    ahead = table[2] * np.sign(facing[2]) > 0
+    safe_w = np.where(np.abs(table[2]) < 1e-12, 1e-12, table[2])
+    xy = table[:2] / safe_w - centre[:, None]
+    along = forward @ xy
+    across = np.array((-forward[1], forward[0])) @ xy
+    beyond = ~ahead | (along > far) | (np.abs(across) > half)
+    before = ahead & (along < near) & ~beyond
+    shape = (height // small, width // small)
+    soft = [cv2.blur(m.reshape(shape).astype(np.float32), (3, 3)) for m in (beyond, before)]
+    return cv2.resize(soft[0], (width, height)), cv2.resize(soft[1], (width, height))
+
+
 def _pose(kind: str, yaw: float, toward: np.ndarray | None = None) -> np.ndarray:
     """Axes (u, v, n as columns) for a pose: up, down, side (on a long edge), stand (on its end)."""
     c, s = math.cos(yaw), math.sin(yaw)
@@ -690,6 +732,7 @@ class _Close:
         self.out = (int(out[0]), int(out[1]))
         self.camera: _Camera
         self.stand = False
+        self.view: tuple[np.ndarray, float, float]  # target, tilt and azimuth of the camera
 
     def aim(self, target, extent: float, fill: float, tilt: float, azimuth: float) -> None:  # type: ignore[no-untyped-def]
         """Frame ``extent`` mm across ``fill`` of the picture's width, tiles at most 18% of it."""
@@ -697,6 +740,7 @@ class _Close:
         distance = f * extent / (fill * self.out[0])
         distance = max(distance, f * self.size[0] / (0.15 * self.out[0]))
         self.camera = _Camera(self.rng, self.out, f, target, distance, tilt, azimuth)
+        self.view = (np.asarray(target, np.float64), tilt, azimuth)
 
     # -- placing ---------------------------------------------------------------------------------
     def add(
@@ -805,7 +849,9 @@ class _Close:
             (rng.uniform(-0.2, 0.2) * spread, rng.uniform(-0.2, 0.2) * spread, 0),
             2 * spread,
             fill,
-            math.radians(rng.uniform(0, 42)),
+            math.radians(
+                rng.uniform(50, 76) if rng.random() < LOW_VIEW_SHARE else rng.uniform(0, 42)
+            ),
             rng.uniform(0, 2 * math.pi),
         )
         if rng.random() < 0.4:  # a short row or two beside the pile
@@ -853,11 +899,15 @@ class _Close:
     def aim_hand(self) -> None:
         rng = self.rng
         w, h, _ = self.size
-        self.stand = rng.random() < 0.3  # a standing hand, faces toward the camera
+        low = rng.random() < LOW_VIEW_SHARE  # from a chair: the room beyond the table shows
+        self.stand = rng.random() < (0.7 if low else 0.3)  # a standing hand, faces to the camera
         azimuth = math.pi / 2 + math.radians(rng.uniform(-15, 15))
         if rng.random() < 0.25 and not self.stand:
             azimuth += rng.choice((math.pi / 2, math.pi, -math.pi / 2))
-        tilt = rng.uniform(35, 55) if self.stand else rng.uniform(0, 45)
+        if low:
+            tilt = rng.uniform(62, 84)
+        else:
+            tilt = rng.uniform(35, 55) if self.stand else rng.uniform(0, 45)
         self.aim(
             (rng.uniform(-0.1, 0.1) * 18 * w, -h * rng.uniform(0.0, 1.0), 0),
             17.5 * w,
@@ -874,6 +924,8 @@ class _Close:
         light = np.array((rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), 1.0))
         light /= np.linalg.norm(light)
         self._shadows(image, light)
+        if self.bodies and self.view[1] > math.radians(ROOM_TILT) and rng.random() < 0.85:
+            self._room_beyond(image)
         renderer = _Renderer(image, camera, light, rng)
         order = sorted(
             range(len(self.bodies)),
@@ -918,6 +970,28 @@ class _Close:
             texture, matrix, self.out, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101
         )
 
+    def _room_beyond(self, image: np.ndarray) -> None:
+        """The table ends: past its far edge (and its sides) the room shows, and sometimes the
+        floor before its near edge. A camera held low sees the horizon; the table is a finite
+        rectangle around the tiles, square to the camera's view."""
+        rng, camera = self.rng, self.camera
+        target, _tilt, azimuth = self.view
+        forward = np.array((math.cos(azimuth), math.sin(azimuth)))
+        side = np.array((-forward[1], forward[0]))
+        corners = np.vstack([b.footprint()[:, :2] for b in self.bodies]) - target[:2]
+        along, across = corners @ forward, corners @ side  # the tiles stay on the table
+        w = self.size[0]
+        far = along.max() + rng.choice((rng.uniform(1.5, 6), rng.uniform(6, 40))) * w
+        near = along.min() - rng.uniform(2, 25) * w if rng.random() < 0.3 else -np.inf
+        half = np.abs(across).max() + rng.uniform(3, 60) * w
+        height, width = image.shape[:2]
+        masks = table_edges(camera, target[:2], forward, (far, near, half), (width, height))
+        if masks[0].any():
+            _lay_over(image, room(rng, width, height).astype(np.float32), masks[0])
+        if masks[1].any():  # the floor, well below the table top: darker, out of focus
+            floor = cv2.GaussianBlur(background(rng, width, height), (0, 0), rng.uniform(2, 6))
+            _lay_over(image, floor.astype(np.float32) * rng.uniform(0.45, 0.8), masks[1])
+
     def _shadows(self, image: np.ndarray, light: np.ndarray) -> None:
         """Soft cast shadows away from the light and a dark contact line under each body."""
         rng, camera = self.rng, self.camera
@@ -940,6 +1014,12 @@ class _Close:
         dark = np.clip(cast * rng.uniform(0.25, 0.55) + contact * 0.3, 0, 0.8)
         dark = cv2.resize(dark, (w, h), interpolation=cv2.INTER_LINEAR)
         image[:] = (image * (1 - dark[:, :, None])).astype(np.uint8)
+
+
+def _lay_over(image: np.ndarray, layer: np.ndarray, mask: np.ndarray) -> None:
+    """``layer`` over ``image`` (in place) where ``mask`` (0-1 floats) says."""
+    alpha = mask[:, :, None]
+    image[:] = (image * (1 - alpha) + layer * alpha).astype(np.uint8)
 
 
 def _finish(image: np.ndarray, rng: random.Random) -> np.ndarray:

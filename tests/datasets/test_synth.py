@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from collections import Counter
 from pathlib import Path
@@ -191,3 +192,83 @@ def test_only_lettered_keys_are_cut_a_blank_pale_key_is_a_white_dragon_to_any_ey
     assert not _lettered(canvas, (5, 5, 35, 35))
     cv2.putText(canvas, "A", (12, 28), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (80, 80, 80), 1)
     assert _lettered(canvas, (5, 5, 35, 35))
+
+
+def _camera_at(tilt_degrees: float):  # type: ignore[no-untyped-def]
+    from datasets.synth.scene import _Camera
+
+    # Looking along +y at the origin from 600 mm away; roll is random, so seed it.
+    return _Camera(
+        random.Random(0),
+        (640, 480),
+        600.0,
+        (0, 0, 0),
+        600.0,
+        math.radians(tilt_degrees),
+        math.pi / 2,
+    )
+
+
+def test_a_low_camera_sees_past_the_tables_far_edge_and_above_the_horizon() -> None:
+    from datasets.synth.scene import table_edges
+
+    camera = _camera_at(80)
+    forward = np.array((0.0, 1.0))
+    beyond, before = table_edges(camera, np.zeros(2), forward, (300, -np.inf, 2000), (640, 480))
+    assert beyond.shape == (480, 640)
+    assert beyond[5, 320] == 1.0  # the top of the picture: the room
+    assert beyond[240, 320] == 0.0  # the tiles at the centre lie on the table
+    assert beyond[470, 320] == 0.0 and not before.any()  # no near edge asked for
+    rows = np.flatnonzero(beyond[:, 320] > 0.5)
+    assert 5 < rows.max() < 240  # the far edge: one line across, between top and centre
+
+
+def test_a_camera_looking_down_sees_only_table_and_a_near_edge_shows_the_floor() -> None:
+    from datasets.synth.scene import table_edges
+
+    forward = np.array((0.0, 1.0))
+    beyond, before = table_edges(
+        _camera_at(20), np.zeros(2), forward, (5000, -np.inf, 5000), (640, 480)
+    )
+    assert not beyond.any() and not before.any()
+    beyond, before = table_edges(
+        _camera_at(60), np.zeros(2), forward, (5000, -100, 5000), (640, 480)
+    )
+    assert not beyond.any()
+    assert before[475, 320] == 1.0 and before[240, 320] == 0.0  # the floor below, in front
+
+
+def test_low_views_draw_a_room_and_keep_the_tiles_on_the_table(monkeypatch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from datasets.synth import scene
+
+    monkeypatch.setattr(scene, "LOW_VIEW_SHARE", 1.0)
+    drawn = []
+    monkeypatch.setattr(
+        scene, "room", lambda rng, w, h: drawn.append((w, h)) or np.full((h, w, 3), 255, np.uint8)
+    )
+    maker = SceneMaker(FaceLibrary(root=tmp_path))
+    for seed in range(40):
+        close = scene._Close(maker, random.Random(seed))
+        close.aim_hand()
+        close.hand()
+        image, tiles = close.render()
+        if drawn:
+            break
+    assert drawn, "no low hand drew the room in 40 scenes"
+    assert close.view[1] > math.radians(scene.ROOM_TILT)
+    white = (image >= 250).all(axis=2)
+    assert white[:20].mean() > 0.5  # the room (drawn white here) fills the top of the picture
+    for tile in tiles:  # and no tile box lies in it
+        x1, y1, x2, y2 = (int(v) for v in tile.box())
+        inside = white[max(0, y1) : y2, max(0, x1) : x2]
+        assert inside.mean() < 0.5
+
+
+@pytest.mark.parametrize("size", [(1280, 960), (960, 1280), (512, 512)])
+def test_backgrounds_and_rooms_come_in_the_size_asked_for(size: tuple[int, int]) -> None:
+    from datasets.synth.backgrounds import background, room
+
+    width, height = size
+    for seed in range(12):  # every kind of background turns up in a dozen
+        assert background(random.Random(seed), width, height).shape == (height, width, 3)
+        assert room(random.Random(seed), width, height).shape == (height, width, 3)
