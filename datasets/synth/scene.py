@@ -820,7 +820,10 @@ class _Close:
         pos = 0.0
         for i, code in enumerate(codes):
             turned = i == sideways
-            step = h if turned else (d if stand else w)
+            # A standing tile is as wide along the row as a flat one: its face looks forward.
+            # (Until session 10 the step was its depth, so every other standing tile overlapped
+            # the one before and was dropped: standing rows had gaps no real hand has.)
+            step = h if turned else w
             along = pos + step / 2
             cx, cy = x + along * ux, y + along * uy
             if turned:
@@ -867,11 +870,11 @@ class _Close:
 
     def hand(self) -> None:
         rng = self.rng
-        w, h, d = self.size
+        w, h, _ = self.size
         n = rng.randint(13, 17) if rng.random() < 0.8 else rng.randint(3, 12)
         stand = self.stand
         codes: list[str | None] = [self.code() for _ in range(n)]
-        length = n * ((d if stand else w) + 0.7)
+        length = n * (w + 0.7)
         x0 = -length / 2
         end = self.row(codes[:-1], x0, 0.0, 0.0, stand)
         self.row(codes[-1:], x0 + end + rng.uniform(0.3, 1.0) * w, 0.0, 0.0, stand)

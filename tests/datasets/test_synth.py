@@ -272,3 +272,17 @@ def test_backgrounds_and_rooms_come_in_the_size_asked_for(size: tuple[int, int])
     for seed in range(12):  # every kind of background turns up in a dozen
         assert background(random.Random(seed), width, height).shape == (height, width, 3)
         assert room(random.Random(seed), width, height).shape == (height, width, 3)
+
+
+def test_a_standing_row_keeps_every_tile_and_they_touch(tmp_path: Path) -> None:
+    from datasets.synth import scene
+
+    close = scene._Close(SceneMaker(FaceLibrary(root=tmp_path)), random.Random(3))
+    close.aim_hand()
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "2z", "3z", "5z"]
+    close.row(codes, 0.0, 0.0, 0.0, stand=True)
+    assert len(close.bodies) == len(codes)  # none dropped for overlapping its neighbour
+    w = close.size[0]
+    xs = sorted(body.center[0] for body in close.bodies)
+    gaps = np.diff(xs) - w  # centre to centre, less one face width: the gap between faces
+    assert (gaps > 0).all() and (gaps < 0.1 * w).all()
