@@ -346,7 +346,6 @@ def room(rng: random.Random, width: int, height: int) -> np.ndarray:
     shade = np.linspace(rng.uniform(0.75, 1.15), rng.uniform(0.85, 1.1), height)[:, None, None]
     image = wall[None, None, :] * shade + _noise(gen, width, height, 80)[:, :, None] * 6
     image = np.clip(image, 0, 255).astype(np.uint8)
-    image = np.repeat(image, width, axis=1) if image.shape[1] == 1 else image
     for _ in range(rng.randint(1, 6)):
         w = rng.randint(width // 10, width // 2)
         h = rng.randint(height // 10, height // 2)
