@@ -394,5 +394,5 @@ def room(rng: random.Random, width: int, height: int) -> np.ndarray:
         else:  # a shelf edge or a counter top: long horizontal bands
             colour = tuple(int(c) for c in rng.choice(FURNITURE))
             cv2.rectangle(image, (0, y), (width, y + max(4, h // 6)), colour, -1)
-    sigma = rng.uniform(1.0, 5.0)
-    return cv2.GaussianBlur(image, (0, 0), sigma)
+    blurred: np.ndarray = cv2.GaussianBlur(image, (0, 0), rng.uniform(1.0, 5.0))
+    return blurred
