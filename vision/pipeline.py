@@ -28,6 +28,7 @@ from vision.face_colour import (
     looks_white,
 )
 from vision.models import ModelClass, ModelInfo, OnnxModel, find_pair, load_info
+from vision.set_counts import surplus_reads
 from vision.tile_sets import UNSAID_BACKS, Backs, plain_five
 from vision.weak_boxes import READ_AT_LEAST, beside_confident, inside_surer
 
@@ -216,6 +217,7 @@ class TilePipeline:
         row_of = {tile: row for row, tile in enumerate(to_read)}
         tiles: list[Detection] = []
         read_crops: list[tuple[Detection, np.ndarray]] = []  # mahjong tiles the classifier read
+        read_from: dict[int, tuple[int, float, ModelClass]] = {}  # id(tile): row, score, kind
         for i, (box, score, kind) in enumerate(zip(boxes, scores, kinds, strict=True)):
             if i not in row_of:
                 tiles.append(
@@ -227,6 +229,7 @@ class TilePipeline:
             tile = self._read_tile(probabilities[row_of[i]], box, score, kind)
             if tile is not None:
                 tiles.append(tile)
+                read_from[id(tile)] = (row_of[i], score, kind)
                 if kind.name != "piece":
                     read_crops.append((tile, crops[row_of[i]]))
         settled = _settled_by_colour(read_crops, backs)
@@ -240,7 +243,52 @@ class TilePipeline:
             np.array([tile.confidence for tile in kept]),
             np.array([tile.low_confidence for tile in kept]),
         )
-        return [tile for tile, again in zip(kept, duplicate, strict=True) if not again]
+        kept = [tile for tile, again in zip(kept, duplicate, strict=True) if not again]
+        return self._fit_the_set(kept, read_from, probabilities)
+
+    def _fit_the_set(
+        self,
+        tiles: list[Detection],
+        read_from: dict[int, tuple[int, float, ModelClass]],
+        probabilities: np.ndarray,
+    ) -> list[Detection]:
+        """The tiles, with reads that make more of a tile than one set holds read again as the
+        next best (vision/set_counts.py). Reads the colour check settled stay as they are."""
+        assert self.classifier is not None
+        classes = self.classifier.info.classes
+        class_codes = [c.code for c in classes]
+        index = {c.code: i for i, c in enumerate(classes) if c.code is not None}
+        counted = [k for k, tile in enumerate(tiles) if tile.code in index]
+        rows = np.zeros((len(counted), len(classes)), np.float32)
+        reads = []
+        for k, position in enumerate(counted):
+            tile = tiles[position]
+            reads.append(index[str(tile.code)])
+            source = read_from.get(id(tile))
+            if source is None:
+                rows[k, reads[-1]] = 1.0  # settled by colour: nothing else it may be
+            else:
+                rows[k] = np.where(self._allowed(source[2]), probabilities[source[0]], 0.0)
+        changed = surplus_reads(reads, rows, class_codes)
+        if not changed:
+            return tiles
+        again: dict[int, Detection | None] = {}
+        for k, new_class in changed.items():
+            tile = tiles[counted[k]]
+            row, score, kind = read_from[id(tile)]
+            again[counted[k]] = self._read_tile(
+                probabilities[row], tile.box, score, kind, read_as=new_class
+            )
+        fitted = [again.get(k, tile) for k, tile in enumerate(tiles)]
+        return [tile for tile in fitted if tile is not None]
+
+    def _allowed(self, kind: ModelClass) -> np.ndarray:
+        """The classes a box of this kind may be read as: the detector already tells a round
+        piece from a tile, so a piece is read among the 14 pieces only and a tile never as a
+        piece (the two stages cannot contradict each other)."""
+        pieces_or_tiles = self._is_piece if kind.name == "piece" else ~self._is_piece
+        allowed: np.ndarray = pieces_or_tiles | self._is_not_tile
+        return allowed
 
     def _quarter_turned(
         self,
@@ -297,16 +345,15 @@ class TilePipeline:
         box: tuple[float, float, float, float],
         detector_score: float,
         kind: ModelClass,
+        read_as: int | None = None,
     ) -> Detection | None:
-        """The classifier's reading of one crop, or None when it says the box holds no tile."""
+        """The classifier's reading of one crop (its best class, or ``read_as``), or None when
+        it says the box holds no tile."""
         assert self.classifier is not None
-        # The detector already tells a round piece from a tile, so a piece is read among the 14
-        # pieces only and a tile never as a piece: the two stages cannot contradict each other.
-        allowed = (self._is_piece if kind.name == "piece" else ~self._is_piece) | self._is_not_tile
-        masked = np.where(allowed, probabilities, 0.0)
+        masked = np.where(self._allowed(kind), probabilities, 0.0)
         total = float(masked.sum()) or 1.0
         order = np.argsort(-masked, kind="stable")
-        best = int(order[0])
+        best = int(order[0]) if read_as is None else read_as
         chosen = self.classifier.info.classes[best]
         code = chosen.code
         classifier_score = float(masked[best]) / total
@@ -325,7 +372,7 @@ class TilePipeline:
                 self.classifier.info.classes[j].code or self.classifier.info.classes[j].name,
                 float(masked[j]) / total,
             )
-            for j in order[1:3]
+            for j in [j for j in order if j != best][:2]
             if masked[j] / total >= ALTERNATIVE_MIN
         )
         confidence = detector_score * classifier_score

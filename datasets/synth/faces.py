@@ -198,8 +198,11 @@ def render_bamboo(n: int, rng: random.Random, red: bool = False) -> np.ndarray:
     draw = ImageDraw.Draw(image)
     w, h = FACE_SIZE
     if n == 1:
-        if rng.random() < 0.5:
+        style = rng.random()
+        if style < 0.3:
             _draw_bird(draw, rng)
+        elif style < 0.65:
+            _draw_line_bird(draw, rng)
         else:
             text = rng.choice(("鳥", "雀", "孔"))
             _brushed(image, (w / 2, h / 2), text, _font(rng, 90, 0.5), INK["green"], rng)
@@ -207,17 +210,26 @@ def render_bamboo(n: int, rng: random.Random, red: bool = False) -> np.ndarray:
     # Sticks are green rods in some sets, blue or black jointed "bones" in others (the real
     # photos' set); a classifier that knew only green rods read its 9s and 7s as 6s.
     ink = INK[rng.choices(("green", "blue", "black"), (5, 3, 2))[0]]
-    jointed = rng.random() < 0.5
-    stick_h = {2: 62, 3: 62, 4: 62, 5: 62, 6: 62, 7: 46, 8: 62, 9: 46}[n]
+    stick = rng.choices(("rod", "beads", "dog_bone"), (4, 3, 3))[0]
+    stick_h = float({2: 62, 3: 62, 4: 62, 5: 62, 6: 62, 7: 46, 8: 62, 9: 46}[n])
+    if stick == "dog_bone" and n == 9:
+        # The real photos' 9s packs its three rows of short bones close: a column of three
+        # jointed bones is a column of two long ones of a 6s but for the flared ends between
+        # them and the red middle column (the shipped classifier read 7 of their 9s as 6s or 8p).
+        stick_h = rng.uniform(40, 47)
     # Bones are thin in some sets and fat in others (the real photos' set: a fifth of the face
     # wide, so its 9s fill the face and were read as 6s).
     half_width = rng.choice((7, 7, 10, 12)) if n != 8 else 7
+    if stick == "dog_bone" and n != 8:
+        half_width = rng.choice((10, 12, 13))
     red_sticks = _red_sticks(n, rng)
     for i, (x, y) in enumerate(BAMBOO_LAYOUTS[n]):
         colour = INK["red"] if red or i in red_sticks else ink
         cx, cy = x * w, 12 + y * (h - 24)
-        if jointed:
+        if stick == "beads":
             _bone(draw, cx, cy, stick_h, colour, half_width)
+        elif stick == "dog_bone":
+            _dog_bone(draw, cx, cy, stick_h, colour, half_width, _ivory(rng))
         else:
             draw.rounded_rectangle(
                 (cx - 7, cy - stick_h / 2, cx + 7, cy + stick_h / 2), 5, fill=colour
@@ -253,6 +265,79 @@ def _bone(
         draw.ellipse((cx - half_width, top, cx + half_width, top + bead + 1), fill=colour)
     line = 1 if half_width < 9 else 3  # a fat bone shows its light core
     draw.line((cx, cy - length / 2 + 3, cx, cy + length / 2 - 3), fill=(255, 255, 240), width=line)
+
+
+def _dog_bone(
+    draw: ImageDraw.ImageDraw,
+    cx: float,
+    cy: float,
+    length: float,
+    colour: tuple[int, int, int],
+    half_width: float,
+    face: tuple[int, int, int],
+) -> None:
+    """A bone with flared ends and a joint band across its thin shaft, a light slot down its
+    middle (the real photos' set): where a bead stick is an 8, this is an I with serifs."""
+    end = max(length * 0.16, 5.0)
+    shaft = half_width * 0.55
+    top, bottom = cy - length / 2, cy + length / 2
+    draw.rectangle((cx - shaft, top + end / 2, cx + shaft, bottom - end / 2), fill=colour)
+    for y in (top, bottom - end):  # the flared ends
+        draw.rounded_rectangle((cx - half_width, y, cx + half_width, y + end), 3, fill=colour)
+    joints = 2 if length > 58 else 1
+    for k in range(1, joints + 1):  # a joint band: two thin bars across the shaft
+        y = top + length * k / (joints + 1)
+        for dy in (-2.5, 2.5):
+            draw.line((cx - half_width * 0.85, y + dy, cx + half_width * 0.85, y + dy),
+                      fill=colour, width=2)  # fmt: skip
+    draw.line((cx, top + end, cx, bottom - end), fill=face, width=max(1, int(shaft / 2)))
+
+
+def _draw_line_bird(draw: ImageDraw.ImageDraw, rng: random.Random) -> None:
+    """A 1s drawn in outline (the real photos' set): a pale bird with hatched, spread wings and
+    a dark round bunch of light ringed dots, above or below it. Read as a filled dark disc of
+    dots, it is an 8p to a classifier that knew only filled birds (5 of the real photos' 1s)."""
+    w, h = FACE_SIZE
+    line = INK[rng.choice(("black", "blue", "green"))]
+    bunch_top = rng.random() < 0.5
+    bunch_y = h * (rng.uniform(0.25, 0.33) if bunch_top else rng.uniform(0.66, 0.74))
+    bird_y = h * (rng.uniform(0.62, 0.7) if bunch_top else rng.uniform(0.28, 0.36))
+    cx = w * rng.uniform(0.4, 0.6)
+    bunch = rng.choice(((100, 40, 45), (70, 45, 40), (30, 30, 30), (80, 50, 70)))  # maroon, brown..
+    radius = rng.uniform(34, 46)
+    bx = cx + rng.uniform(-10, 10)
+    draw.ellipse((bx - radius, bunch_y - radius, bx + radius, bunch_y + radius), fill=bunch)
+    spot = rng.uniform(4.5, 6.0)
+    step = 2 * spot + 3
+    for row in range(-3, 4):
+        for col in range(-3, 4):
+            x = bx + col * step + (step / 2 if row % 2 else 0)
+            y = bunch_y + row * step * 0.87
+            if (x - bx) ** 2 + (y - bunch_y) ** 2 > (radius - spot - 2) ** 2:
+                continue
+            draw.ellipse((x - spot, y - spot, x + spot, y + spot), fill=(235, 230, 215))
+            draw.ellipse((x - 1.5, y - 1.5, x + 1.5, y + 1.5), fill=bunch)
+    # the bird: an outlined body, two hatched wings spread up, a head, a beak, legs
+    body = (cx - 26, bird_y - 14, cx + 22, bird_y + 16)
+    for side in (-1, 1):
+        tip = (cx + side * rng.uniform(48, 62), bird_y - rng.uniform(30, 44))
+        root = [(cx - 10, bird_y - 6), (cx + 10, bird_y - 6)]
+        draw.polygon([root[0], tip, root[1]], outline=line, width=3)
+        for k in range(1, 5):
+            t = k / 5
+            x0 = root[0][0] + (tip[0] - root[0][0]) * t
+            y0 = root[0][1] + (tip[1] - root[0][1]) * t
+            x1 = root[1][0] + (tip[0] - root[1][0]) * t
+            y1 = root[1][1] + (tip[1] - root[1][1]) * t
+            draw.line((x0, y0, x1, y1), fill=line, width=2)
+    draw.ellipse(body, outline=line, width=3)
+    for k in range(3):
+        draw.line((cx - 14 + 9 * k, bird_y - 6, cx - 8 + 9 * k, bird_y + 10), fill=line, width=2)
+    hx, hy = cx + 26, bird_y - 18
+    draw.ellipse((hx - 9, hy - 9, hx + 9, hy + 9), outline=line, width=3)
+    draw.polygon([(hx + 8, hy - 2), (hx + 20, hy + 2), (hx + 8, hy + 4)], fill=INK["red"])
+    for leg in (-7, 7):
+        draw.line((cx + leg, bird_y + 16, cx + leg, bird_y + 32), fill=INK["red"], width=3)
 
 
 def _draw_bird(draw: ImageDraw.ImageDraw, rng: random.Random) -> None:

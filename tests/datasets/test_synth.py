@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from datasets.synth import faces
 from datasets.synth.build import CLASSIFIER_CLASSES, DETECTOR_CLASSES, build
@@ -119,6 +119,43 @@ def test_nine_bamboo_is_painted_the_ways_real_sets_paint_it() -> None:
         middle = ((xs > FACE_SIZE[0] * 0.35) & (xs < FACE_SIZE[0] * 0.65)).mean()
         styles.add("middle column" if middle > 0.9 else "elsewhere")
     assert styles == {"none", "middle column", "elsewhere"}
+
+
+def test_a_dog_bone_flares_at_its_ends_and_is_thin_between() -> None:
+    """The real photos' set draws a stick as an I with serifs, not as a string of beads."""
+    image = Image.new("RGB", (60, 100), (240, 240, 230))
+    faces._dog_bone(ImageDraw.Draw(image), 30, 50, 50, (0, 0, 0), 12, (240, 240, 230))
+    ink = (np.asarray(image)[:, :, 0] < 100).sum(axis=1)  # inked pixels a row
+    assert ink[28] >= 22 and ink[71] >= 22  # the flared ends: the whole width
+    assert 0 < ink[40] <= 12 and 0 < ink[60] <= 12  # the shaft between the joint and the ends
+    assert ink[48] > ink[40]  # the joint band across the shaft
+    assert np.asarray(image)[40, 30, 0] > 200  # the light slot down the middle
+
+
+def test_nine_dog_bones_stand_in_three_rows_apart() -> None:
+    """Three short bones a column with light between them: not the two long ones of a 6s."""
+    rows_seen = set()
+    for seed in range(60):
+        face = render_face(tile_from_code("9s"), random.Random(seed))
+        dark = face.max(axis=2) < 150
+        column = dark[:, FACE_SIZE[0] // 5 - 3 : FACE_SIZE[0] // 5 + 4].any(axis=1)
+        starts = np.flatnonzero(column[1:] & ~column[:-1])  # ink after a light gap, going down
+        rows_seen.add(len(starts) + int(column[0]))
+    assert 3 in rows_seen
+
+
+def test_an_outline_bird_holds_a_dark_bunch_of_light_dots() -> None:
+    """The real photos' 1s: a read of only its dark dotted disc is an 8p."""
+    for seed in range(40):
+        image = Image.new("RGB", FACE_SIZE, (240, 240, 230))
+        faces._draw_line_bird(ImageDraw.Draw(image), random.Random(seed))
+        pixels = np.asarray(image).astype(int)
+        dark = pixels.max(axis=2) < 120
+        light_inside = (pixels.min(axis=2) > 200) & (
+            cv2.dilate(dark.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+        )
+        assert dark.sum() > 2000  # the bunch
+        assert light_inside.sum() > 300  # its light dots, and the pale bird among outlines
 
 
 def test_scenes_draw_the_white_dragon_more_often_and_every_tile_still():
