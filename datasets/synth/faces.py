@@ -6,6 +6,7 @@ Every face is an upright BGR image about 3:4 (width:height); pieces are square c
 from __future__ import annotations
 
 import csv
+import math
 import os
 import random
 from collections import defaultdict
@@ -125,9 +126,22 @@ def render_characters(n: int, rng: random.Random, red: bool = False) -> np.ndarr
     return _to_bgr(image)
 
 
-def _circle(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, colour) -> None:  # type: ignore[no-untyped-def]
+def _circle(
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, colour, wheel: bool = False
+) -> None:  # type: ignore[no-untyped-def]
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=max(2, int(r / 4)))
-    draw.ellipse((cx - r / 2.4, cy - r / 2.4, cx + r / 2.4, cy + r / 2.4), fill=colour)
+    if not wheel:
+        draw.ellipse((cx - r / 2.4, cy - r / 2.4, cx + r / 2.4, cy + r / 2.4), fill=colour)
+        return
+    # A wheel (the real photos' set): a second ring inside, a hub, and light holes round it.
+    inner = r * 0.62
+    draw.ellipse((cx - inner, cy - inner, cx + inner, cy + inner), fill=colour)
+    for k in range(6):
+        angle = k * math.pi / 3
+        hx, hy, hole = cx + inner * 0.6 * math.cos(angle), cy + inner * 0.6 * math.sin(angle), r / 9
+        draw.ellipse((hx - hole, hy - hole, hx + hole, hy + hole), fill=(235, 235, 225))
+    hub = r / 6
+    draw.ellipse((cx - hub, cy - hub, cx + hub, cy + hub), fill=(235, 235, 225))
 
 
 DOT_LAYOUTS = {
@@ -145,6 +159,14 @@ DOT_LAYOUTS = {
 SIX_DOTS_PAIR_OVER_BLOCK = [(0.3, 0.16), (0.7, 0.16)] + [
     (x, y) for y in (0.56, 0.84) for x in (0.3, 0.7)
 ]
+# Some sets pack their 6p block and 7p pips so they touch (the real photos' set, whose 6p and
+# 7p the shipped classifier read as 8p, 2p or 9p).
+PACKED_DOTS = {
+    6: [(0.33, 0.2), (0.67, 0.2)] + [(x, y) for y in (0.6, 0.84) for x in (0.33, 0.67)],
+    7: [(0.24, 0.12), (0.5, 0.22), (0.76, 0.32)]
+    + [(x, y) for y in (0.62, 0.86) for x in (0.35, 0.65)],
+}
+PACKED_RADIUS = {6: 23, 7: 22}
 BAMBOO_LAYOUTS = {
     2: [(0.5, 0.3), (0.5, 0.7)],
     3: [(0.5, 0.3), (0.3, 0.7), (0.7, 0.7)],
@@ -187,9 +209,14 @@ def render_dots(n: int, rng: random.Random, red: bool = False) -> np.ndarray:
     if n == 6 and rng.random() < 0.5:
         layout = SIX_DOTS_PAIR_OVER_BLOCK
         red_pips = {2, 3, 4, 5} if rng.random() < 0.6 else set()
+    if n in PACKED_DOTS and rng.random() < 0.3:
+        layout, radius = PACKED_DOTS[n], PACKED_RADIUS[n]
+        red_pips = {2, 3, 4, 5} if n == 6 else {3, 4, 5, 6}
+        red_pips = red_pips if rng.random() < 0.7 else set()
+    wheel = rng.random() < 0.35
     for i, (x, y) in enumerate(layout):
         colour = INK["red"] if red or i in red_pips else INK[inks[i % 2]]
-        _circle(draw, x * w, 12 + y * (h - 24), radius, colour)
+        _circle(draw, x * w, 12 + y * (h - 24), radius, colour, wheel)
     return _to_bgr(image)
 
 

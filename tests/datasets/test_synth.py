@@ -158,6 +158,30 @@ def test_an_outline_bird_holds_a_dark_bunch_of_light_dots() -> None:
         assert light_inside.sum() > 300  # its light dots, and the pale bird among outlines
 
 
+def test_a_wheel_pip_has_light_holes_in_its_inked_middle() -> None:
+    """The real photos' set paints each dot as a wheel, not as a ring round a plain disc."""
+    plain, wheel = (Image.new("RGB", (60, 60), (240, 240, 230)) for _ in range(2))
+    faces._circle(ImageDraw.Draw(plain), 30, 30, 24, (0, 0, 0))
+    faces._circle(ImageDraw.Draw(wheel), 30, 30, 24, (0, 0, 0), wheel=True)
+    middle = (slice(16, 45), slice(16, 45))
+    plain_light = (np.asarray(plain)[middle][:, :, 0] > 200).sum()
+    wheel_light = (np.asarray(wheel)[middle][:, :, 0] > 200).sum()
+    assert np.asarray(wheel)[30, 30, 0] > 200  # a light hub
+    assert np.asarray(plain)[30, 30, 0] < 100
+    assert wheel_light > plain_light // 3 and (np.asarray(wheel)[middle][:, :, 0] < 100).sum() > 300
+
+
+def test_packed_six_and_seven_dots_touch() -> None:
+    """Packed layouts put the block's pips a diameter apart or closer: they touch."""
+    for n, layout in faces.PACKED_DOTS.items():
+        radius = faces.PACKED_RADIUS[n]
+        block = [(x * FACE_SIZE[0], 12 + y * (FACE_SIZE[1] - 24)) for x, y in layout[-4:]]
+        gaps = [math.dist(a, b) for a in block for b in block if a < b]
+        assert min(gaps) <= 2 * radius + 1
+        inside = all(radius <= x <= FACE_SIZE[0] - radius for x, _ in block)
+        assert inside
+
+
 def test_scenes_draw_the_white_dragon_more_often_and_every_tile_still():
     rng = random.Random(3)
     picks = Counter(mahjong_code(rng) for _ in range(20000))
