@@ -221,7 +221,11 @@ class Hand:
         return " ".join(parts)
 
 
-def check_copies(tiles: tuple[Tile, ...], limit: int = 4, what: str = "tile") -> None:
+COPIES_IN_A_SET = 4
+"""How many of each mahjong tile one set holds (a red five is one of its suit's four fives)."""
+
+
+def check_copies(tiles: tuple[Tile, ...], limit: int = COPIES_IN_A_SET, what: str = "tile") -> None:
     """Raise for more copies of a tile than a set holds (red fives count as fives)."""
     if all_plain(tiles) and (len(tiles) <= limit or max(Counter(map(id, tiles)).values()) <= limit):
         return  # plain shared tiles: the same tile is the same object

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from scoring.errors import HandError, VariantError
-from scoring.hand import SEATS, Event, Hand, Meld, MeldType, check_copies
+from scoring.hand import COPIES_IN_A_SET, SEATS, Event, Hand, Meld, MeldType, check_copies
 from scoring.notation import format_tiles
 from scoring.result import ScoreResult
 from scoring.rules import RuleOption, resolve_options
@@ -194,8 +194,8 @@ def _too_many_copies(hand: Hand) -> bool:
         for meld in hand.melds:
             for index in meld.plain_indices or ():
                 held[index] += 1
-        return max(held) > 4
-    return max(counts) > 4
+        return max(held) > COPIES_IN_A_SET
+    return max(counts) > COPIES_IN_A_SET
 
 
 def _codes(tiles: tuple[Tile, ...]) -> str:

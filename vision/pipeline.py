@@ -75,6 +75,11 @@ class TilePipeline:
             codes = [c.code for c in classes]
             self._is_piece = np.array([c is not None and c[-1] in "br" for c in codes])
             self._is_not_tile = np.array([k.code is None and not k.face_down for k in classes])
+            # The detector already tells a round piece from a tile, so a piece is read among
+            # the 14 pieces only and a tile never as a piece: the two stages cannot contradict
+            # each other. Computed once: every read of every tile looks one up.
+            self._allowed_for_piece: np.ndarray = self._is_piece | self._is_not_tile
+            self._allowed_for_tile: np.ndarray = ~self._is_piece | self._is_not_tile
             # A classifier with a "back" class reads the detector's face-down boxes too: at full
             # resolution it tells a plain white blank 白 from the back of a tile.
             self._reads_backs = any(k.face_down for k in classes)
@@ -283,12 +288,8 @@ class TilePipeline:
         return [tile for tile in fitted if tile is not None]
 
     def _allowed(self, kind: ModelClass) -> np.ndarray:
-        """The classes a box of this kind may be read as: the detector already tells a round
-        piece from a tile, so a piece is read among the 14 pieces only and a tile never as a
-        piece (the two stages cannot contradict each other)."""
-        pieces_or_tiles = self._is_piece if kind.name == "piece" else ~self._is_piece
-        allowed: np.ndarray = pieces_or_tiles | self._is_not_tile
-        return allowed
+        """The classes a box of this kind may be read as."""
+        return self._allowed_for_piece if kind.name == "piece" else self._allowed_for_tile
 
     def _quarter_turned(
         self,

@@ -17,10 +17,9 @@ from functools import cache
 
 import numpy as np
 
+from scoring.hand import COPIES_IN_A_SET
 from scoring.tiles import tile_from_code
 from scoring.variants.xiangqi_shapes import copies_in_set
-
-MAHJONG_COPIES = 4
 
 
 @cache
@@ -36,8 +35,8 @@ def groups_of(code: str | None) -> tuple[tuple[str, int], ...]:
     if tile.is_flower:
         return ((tile.code, 1),)
     if tile.is_red_five:
-        return ((tile.plain.code, MAHJONG_COPIES), (tile.code, 1))
-    return ((tile.code, MAHJONG_COPIES),)
+        return ((tile.plain.code, COPIES_IN_A_SET), (tile.code, 1))
+    return ((tile.code, COPIES_IN_A_SET),)
 
 
 def surplus_reads(
@@ -83,7 +82,8 @@ def _group_names(code: str | None) -> set[str]:
 
 
 def _over_the_count(reads: Sequence[int], class_codes: Sequence[str | None]) -> str | None:
-    """The first count (in class order) the reads hold more of than a set does, or None."""
+    """A count the reads hold more of than a set does (the alphabetically first, so the
+    answer does not hang on the tiles' order), or None."""
     counts: Counter[str] = Counter()
     limits: dict[str, int] = {}
     for read in reads:

@@ -127,8 +127,13 @@ def render_characters(n: int, rng: random.Random, red: bool = False) -> np.ndarr
 
 
 def _circle(
-    draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, colour, wheel: bool = False
-) -> None:  # type: ignore[no-untyped-def]
+    draw: ImageDraw.ImageDraw,
+    cx: float,
+    cy: float,
+    r: float,
+    colour: tuple[int, int, int],
+    wheel: bool = False,
+) -> None:
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=max(2, int(r / 4)))
     if not wheel:
         draw.ellipse((cx - r / 2.4, cy - r / 2.4, cx + r / 2.4, cy + r / 2.4), fill=colour)
