@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import math
 import random
@@ -13,7 +14,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from datasets.synth import faces
+from datasets.synth import faces, sources
 from datasets.synth.build import CLASSIFIER_CLASSES, DETECTOR_CLASSES, build
 from datasets.synth.faces import FACE_SIZE, FaceLibrary, render_face
 from datasets.synth.scene import MAHJONG_CODES, SceneMaker, mahjong_code
@@ -347,3 +348,28 @@ def test_a_standing_row_keeps_every_tile_and_they_touch(tmp_path: Path) -> None:
     xs = sorted(body.center[0] for body in close.bodies)
     gaps = np.diff(xs) - w  # centre to centre, less one face width: the gap between faces
     assert (gaps > 0).all() and (gaps < 0.1 * w).all()
+
+
+def test_our_labels_of_the_untagged_real_faces_name_each_crop_once_with_a_tile_code() -> None:
+    with open(sources.CAMERASH_UNTAGGED_LABELS, encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    names = [row["image-name"] for row in rows]
+    assert len(names) == len(set(names)) == 1050
+    codes = Counter(row["code"] for row in rows)
+    assert {str(tile_from_code(code)) for code in codes} == set(codes)  # canonical codes only
+    suits = {code for code in codes if not code.endswith("f")}
+    assert len(suits) == 34 and min(codes[code] for code in suits) >= 20
+
+
+def test_untagged_real_faces_join_the_library_under_our_labels(tmp_path: Path) -> None:
+    base = tmp_path / "camerash-tiles"
+    (base / "tiles-data").mkdir(parents=True)
+    (base / "tiles-data" / "data.csv").write_text("image-name,label,label-name\n")
+    (base / "untagged-tiles").mkdir()
+    with open(sources.CAMERASH_UNTAGGED_LABELS, encoding="utf-8") as handle:
+        first = next(csv.DictReader(handle))
+    face = np.full((320, 240, 3), 200, np.uint8)
+    cv2.imwrite(str(base / "untagged-tiles" / first["image-name"]), face)
+    library = faces._camerash_faces(tmp_path)
+    assert list(library) == [first["code"]]
+    assert library[first["code"]][0].shape[:2] == (FACE_SIZE[1], FACE_SIZE[0])
