@@ -13,6 +13,8 @@ beside the labels, as ``tilescore evaluate`` reads them.
 
 A second table holds the threshold and tries floors for weak boxes beside a confident tile
 (the detector's ``neighbour_confidence``, vision/weak_boxes.py), reading the photos once each.
+A third tries the least classifier score a read must have to be kept (the classifier's
+``min_read_confidence``): boxes on logos, keys and between tiles read as no tile in particular.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from vision.tile_sets import beside, load_tile_sets, tile_set_named  # noqa: E40
 
 THRESHOLDS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
 NEIGHBOUR_FLOORS = (None, 0.05, 0.04, 0.03, 0.02, 0.01)
+READ_FLOORS = (0.0, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 
 
 def main() -> int:
@@ -48,6 +51,10 @@ def main() -> int:
     parser.add_argument(
         "--floors", type=float, nargs="+", help="weak-box floors to try (besides off)"
     )
+    parser.add_argument(
+        "--read-floors", type=float, nargs="+", default=READ_FLOORS,
+        help="least classifier scores to try",
+    )  # fmt: skip
     args = parser.parse_args()
     thresholds = sorted(args.thresholds)
     floors = (None, *args.floors) if args.floors else NEIGHBOUR_FLOORS
@@ -56,6 +63,7 @@ def main() -> int:
     reader = pipeline_module.load_pipeline(args.models)
     shipped = reader.detect_confidence
     shipped_neighbour = reader.neighbour_confidence
+    shipped_read_floor = getattr(reader, "min_read_confidence", None)
     photos = [
         (load_image(find_photo(label, args.photos)), tile_set_named(tile_sets, label.tile_set))
         for label in labels
@@ -83,8 +91,17 @@ def main() -> int:
         for floor in floors:
             reader.neighbour_confidence = floor
             print(f"{'off' if floor is None else f'{floor:g}':>9} | {halves(labels, read_all())}")
+        reader.neighbour_confidence = shipped_neighbour
+        if shipped_read_floor is not None:
+            print(f"\nleast classifier score a read keeps (its own {shipped_read_floor:g}):")
+            print(f"{'floor':>9} | {HEAD} | {HEAD}")
+            for read_floor in args.read_floors:
+                reader.min_read_confidence = read_floor
+                print(f"{read_floor:>9g} | {halves(labels, read_all())}")
     finally:
         reader.detect_confidence, reader.neighbour_confidence = shipped, shipped_neighbour
+        if shipped_read_floor is not None:
+            reader.min_read_confidence = shipped_read_floor
     return 0
 
 

@@ -83,6 +83,11 @@ class TilePipeline:
             # A classifier with a "back" class reads the detector's face-down boxes too: at full
             # resolution it tells a plain white blank 白 from the back of a tile.
             self._reads_backs = any(k.face_down for k in classes)
+            # The least a face-up read's classifier score may be: below it the classifier found
+            # no tile it can name (a box on a logo, a key, two tiles' edges), and the box is
+            # dropped. The classifier's metadata names it, measured on labelled photos for its
+            # own calibration; without, every read stays and the unsure ones are flagged.
+            self.min_read_confidence = float(classifier.info.metadata.get("min_read_confidence", 0))
             self._red_to_five = [
                 (i, codes.index(plain_five(c))) for i, c in enumerate(codes) if plain_five(c) != c
             ]
@@ -368,6 +373,8 @@ class TilePipeline:
             )  # fmt: skip
         if code is None:
             return None  # not_a_tile: a detector false positive the classifier caught
+        if classifier_score < self.min_read_confidence:
+            return None  # no tile the classifier can name
         alternatives = tuple(
             (
                 self.classifier.info.classes[j].code or self.classifier.info.classes[j].name,

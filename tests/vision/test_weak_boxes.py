@@ -1,6 +1,8 @@
 """A weak box beside a confident tile of its size is kept, if the classifier reads it surely;
 a weak box alone, too big, over a confident box, or read unsurely is not."""
 
+import json
+
 import numpy as np
 
 from tests.vision.onnx_fixtures import CLASSIFIER_NAMES
@@ -86,3 +88,18 @@ def test_the_pipeline_drops_a_weak_read_inside_a_surer_tile(tmp_path):
         ("1m", CONFIDENT_A[0]),
         ("2p", beside[0]),
     ]
+
+
+def test_a_sure_box_read_as_no_tile_in_particular_is_dropped_when_the_classifier_says_so(
+    tmp_path,
+):
+    unsure_tile = (CONFIDENT_B[0], 0.9, UNSURE)  # a sure box the classifier cannot name
+    tiles = (CONFIDENT_A, unsure_tile)
+    without = load_pipeline(models(tmp_path / "off", tiles, None)).read(painted_photo(tiles)).tiles
+    assert len(without) == 2 and without[1].low_confidence
+    assert 0.3 < without[1].classifier_confidence < 0.4
+    folder = models(tmp_path / "on", tiles, None)
+    meta = folder / "cls.json"
+    meta.write_text(json.dumps({**json.loads(meta.read_text()), "min_read_confidence": 0.5}))
+    kept = load_pipeline(folder).read(painted_photo(tiles)).tiles
+    assert [(t.code, tuple(round(v) for v in t.box)) for t in kept] == [("1m", CONFIDENT_A[0])]
