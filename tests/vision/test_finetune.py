@@ -190,6 +190,9 @@ def test_finetune_keeps_a_better_current_model_and_records_both_scores(
     photos = tmp_path / "photos"
     labels = write_labelled_photos(photos, photo_names(train=4, held_out=2), rng)
     models = write_models(tmp_path / "models", throwaway_checkpoint)
+    current_meta = models / "tile-classifier.json"
+    floor = {"min_read_confidence": 0.2}  # the colour classifier reads surely: no change to it
+    current_meta.write_text(json.dumps(json.loads(current_meta.read_text()) | floor))
     before = digest(models)
     arguments = ["train", "classifier", "--from", labels, "--models", models, "--data", synth]
     arguments += ["--per-class", "4", "--epochs", "1", "--imgsz", "32", "--batch", "16", "--json"]
@@ -231,6 +234,7 @@ def test_finetune_keeps_a_better_current_model_and_records_both_scores(
     assert meta["fine_tune"]["candidate"] == report["candidate"]
     assert meta["metrics"]["held_out_labels"] == report["candidate"]
     assert meta["training"]["started_from"] == str(models / "tile-classifier.pt")
+    assert meta["min_read_confidence"] == 0.2  # read as the current one is
     assert {c["name"] for c in meta["classes"]} == set(CLASSIFIER_NAMES)
 
     from vision.models import OnnxModel, load_info

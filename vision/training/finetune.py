@@ -38,6 +38,9 @@ HELD_OUT_SHARE = 0.2  # datasets.label_export.split_of's default
 MIN_HELD_OUT = 2
 CANDIDATE_DIR = "candidate"
 PREVIOUS_DIR = "previous"
+# What the runtime reads from a classifier's metadata besides the model itself
+# (vision/pipeline.py): the least score a read keeps.
+RUNTIME_FACTS = ("min_read_confidence",)
 SUFFIXES = (".onnx", ".pt", ".json")  # the metadata last: it names the ONNX file
 MAX_REPEATS = 10
 MIN_EPOCH_IMAGES = 200
@@ -454,6 +457,16 @@ def _copy_then_replace(source: Path, target: Path) -> None:
     os.replace(temporary, target)
 
 
+def _carry_runtime_facts(current_meta: Path, candidate_meta: Path) -> None:
+    """The current classifier's runtime facts (``RUNTIME_FACTS``) into the candidate's metadata,
+    before both read the held-out photos: a fine-tune of it is read the same way, and the two are
+    compared as they would run."""
+    current = json.loads(current_meta.read_text("utf-8"))
+    facts = {key: current[key] for key in RUNTIME_FACTS if key in current}
+    if facts:
+        _write_json(candidate_meta, json.loads(candidate_meta.read_text("utf-8")) | facts)
+
+
 def _write_json(path: Path, data: Any) -> None:
     temporary = path.with_name(f".{path.name}.tmp")
     temporary.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
@@ -548,6 +561,7 @@ def finetune(
         # The work folder may be on another file system: move, not rename.
         shutil.move(trained_meta.with_suffix(".onnx"), candidate[".onnx"])
         shutil.move(trained_meta, candidate[".json"])
+        _carry_runtime_facts(current.classifier_meta, candidate[".json"])
     say(f"3/3 reading the {len(labelled.held_out)} held-out photos with both classifiers")
     scores = []
     for name, meta in (("current", current.classifier_meta), ("new", candidate[".json"])):
