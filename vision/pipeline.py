@@ -42,6 +42,11 @@ ZOOM_GAIN = 1.3  # a second look is taken only when it shows the tiles this much
 READ_AGAIN_BELOW = 0.9  # a classifier read less sure than this is read again, turned round
 ALTERNATIVE_MIN = 0.05  # a runner-up below this is noise, not an alternative worth showing
 TURNED_READ_AT_LEAST = 0.9
+# The classifier's metadata key for the least score a first read keeps (TilePipeline).
+MIN_READ_KEY = "min_read_confidence"
+# What the pipeline reads from a classifier's metadata besides the model: a fine-tune of it
+# inherits them (vision/training/finetune.py).
+CLASSIFIER_RUNTIME_FACTS = (MIN_READ_KEY,)
 """A crop read as no tile is taken a quarter turned only when it reads this surely so: on the
 real photos 0.9 found 2 more tiles for 2 more extra boxes, 0.7 4 more for 5 more."""
 
@@ -87,7 +92,7 @@ class TilePipeline:
             # no tile it can name (a box on a logo, a key, two tiles' edges), and the box is
             # dropped. The classifier's metadata names it, measured on labelled photos for its
             # own calibration; without, every read stays and the unsure ones are flagged.
-            self.min_read_confidence = float(classifier.info.metadata.get("min_read_confidence", 0))
+            self.min_read_confidence = float(classifier.info.metadata.get(MIN_READ_KEY, 0))
             self._red_to_five = [
                 (i, codes.index(plain_five(c))) for i, c in enumerate(codes) if plain_five(c) != c
             ]
@@ -373,8 +378,10 @@ class TilePipeline:
             )  # fmt: skip
         if code is None:
             return None  # not_a_tile: a detector false positive the classifier caught
-        if classifier_score < self.min_read_confidence:
-            return None  # no tile the classifier can name
+        if read_as is None and classifier_score < self.min_read_confidence:
+            # No tile the classifier can name. A read moved to fit the set (read_as) keeps its
+            # low score: the box held a tile surely enough, and a person is asked which.
+            return None
         alternatives = tuple(
             (
                 self.classifier.info.classes[j].code or self.classifier.info.classes[j].name,

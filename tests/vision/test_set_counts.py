@@ -1,5 +1,7 @@
 """A photo of one set reads no more of a tile than the set holds: surplus reads are read again."""
 
+import json
+
 import numpy as np
 
 from tests.vision.onnx_fixtures import CLASSIFIER_NAMES
@@ -97,3 +99,21 @@ def test_a_photo_reads_no_fifth_8p(tmp_path):
     assert moved.alternatives[0][0] == "8p"  # what it read first is still offered
     assert moved.classifier_confidence < moved.alternatives[0][1]
     assert moved.low_confidence
+
+
+def test_a_read_moved_to_fit_the_set_stays_under_the_classifiers_least_score(tmp_path):
+    painted = [((25 + 60 * i, 50, 75 + 60 * i, 125), 0, EIGHT_DOTS) for i in range(4)]
+    painted.append(((265, 50, 315, 125), 0, BETWEEN))
+    folder = colour_pair(
+        tmp_path / "models",
+        [(box, cls, 0.9) for box, cls, _ in painted],
+        {"8p": EIGHT_DOTS, "9p": NINE_DOTS, "not_a_tile": (20, 230, 20)},
+        CLASSIFIER_NAMES,
+    )
+    meta = folder / "cls.json"
+    first = load_pipeline(folder).read(painted_photo(painted)).tiles[-1]
+    floor = (first.classifier_confidence + first.alternatives[0][1]) / 2  # between 9p and 8p
+    meta.write_text(json.dumps({**json.loads(meta.read_text()), "min_read_confidence": floor}))
+    tiles = load_pipeline(folder).read(painted_photo(painted)).tiles
+    assert [t.code for t in tiles] == ["8p"] * 4 + ["9p"]  # its first read, 8p, passed the floor
+    assert tiles[-1].classifier_confidence < floor and tiles[-1].low_confidence

@@ -38,9 +38,6 @@ HELD_OUT_SHARE = 0.2  # datasets.label_export.split_of's default
 MIN_HELD_OUT = 2
 CANDIDATE_DIR = "candidate"
 PREVIOUS_DIR = "previous"
-# What the runtime reads from a classifier's metadata besides the model itself
-# (vision/pipeline.py): the least score a read keeps.
-RUNTIME_FACTS = ("min_read_confidence",)
 SUFFIXES = (".onnx", ".pt", ".json")  # the metadata last: it names the ONNX file
 MAX_REPEATS = 10
 MIN_EPOCH_IMAGES = 200
@@ -458,11 +455,13 @@ def _copy_then_replace(source: Path, target: Path) -> None:
 
 
 def _carry_runtime_facts(current_meta: Path, candidate_meta: Path) -> None:
-    """The current classifier's runtime facts (``RUNTIME_FACTS``) into the candidate's metadata,
+    """The current classifier's runtime facts (``CLASSIFIER_RUNTIME_FACTS``) into the candidate's metadata,
     before both read the held-out photos: a fine-tune of it is read the same way, and the two are
     compared as they would run."""
     current = json.loads(current_meta.read_text("utf-8"))
-    facts = {key: current[key] for key in RUNTIME_FACTS if key in current}
+    from vision.pipeline import CLASSIFIER_RUNTIME_FACTS
+
+    facts = {key: current[key] for key in CLASSIFIER_RUNTIME_FACTS if key in current}
     if facts:
         _write_json(candidate_meta, json.loads(candidate_meta.read_text("utf-8")) | facts)
 
