@@ -82,18 +82,25 @@ def test_a_read_nothing_else_can_be_stays():
 EIGHT_DOTS = (40, 40, 200)
 NINE_DOTS = (200, 40, 40)
 BETWEEN = (110, 40, 130)  # nearer 8p's colour than 9p's: read 8p, but not surely
+# Four sure 8p and a fifth read 8p unsurely: (box, detector class, RGB painted there).
+FIVE_8P = [((25 + 60 * i, 50, 75 + 60 * i, 125), 0, EIGHT_DOTS) for i in range(4)] + [
+    ((265, 50, 315, 125), 0, BETWEEN)
+]
 
 
-def test_a_photo_reads_no_fifth_8p(tmp_path):
-    painted = [((25 + 60 * i, 50, 75 + 60 * i, 125), 0, EIGHT_DOTS) for i in range(4)]
-    painted.append(((265, 50, 315, 125), 0, BETWEEN))
-    folder = colour_pair(
+def five_8p_models(tmp_path):
+    """A pair whose detector finds FIVE_8P surely and whose classifier reads their colours."""
+    return colour_pair(
         tmp_path / "models",
-        [(box, cls, 0.9) for box, cls, _ in painted],
+        [(box, cls, 0.9) for box, cls, _ in FIVE_8P],
         {"8p": EIGHT_DOTS, "9p": NINE_DOTS, "not_a_tile": (20, 230, 20)},
         CLASSIFIER_NAMES,
     )
-    tiles = load_pipeline(folder).read(painted_photo(painted)).tiles
+
+
+def test_a_photo_reads_no_fifth_8p(tmp_path):
+    folder = five_8p_models(tmp_path)
+    tiles = load_pipeline(folder).read(painted_photo(FIVE_8P)).tiles
     assert [t.code for t in tiles] == ["8p"] * 4 + ["9p"]
     moved = tiles[-1]
     assert moved.alternatives[0][0] == "8p"  # what it read first is still offered
@@ -102,18 +109,11 @@ def test_a_photo_reads_no_fifth_8p(tmp_path):
 
 
 def test_a_read_moved_to_fit_the_set_stays_under_the_classifiers_least_score(tmp_path):
-    painted = [((25 + 60 * i, 50, 75 + 60 * i, 125), 0, EIGHT_DOTS) for i in range(4)]
-    painted.append(((265, 50, 315, 125), 0, BETWEEN))
-    folder = colour_pair(
-        tmp_path / "models",
-        [(box, cls, 0.9) for box, cls, _ in painted],
-        {"8p": EIGHT_DOTS, "9p": NINE_DOTS, "not_a_tile": (20, 230, 20)},
-        CLASSIFIER_NAMES,
-    )
+    folder = five_8p_models(tmp_path)
     meta = folder / "cls.json"
-    first = load_pipeline(folder).read(painted_photo(painted)).tiles[-1]
+    first = load_pipeline(folder).read(painted_photo(FIVE_8P)).tiles[-1]
     floor = (first.classifier_confidence + first.alternatives[0][1]) / 2  # between 9p and 8p
     meta.write_text(json.dumps({**json.loads(meta.read_text()), "min_read_confidence": floor}))
-    tiles = load_pipeline(folder).read(painted_photo(painted)).tiles
+    tiles = load_pipeline(folder).read(painted_photo(FIVE_8P)).tiles
     assert [t.code for t in tiles] == ["8p"] * 4 + ["9p"]  # its first read, 8p, passed the floor
     assert tiles[-1].classifier_confidence < floor and tiles[-1].low_confidence

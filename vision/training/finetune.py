@@ -455,12 +455,12 @@ def _copy_then_replace(source: Path, target: Path) -> None:
 
 
 def _carry_runtime_facts(current_meta: Path, candidate_meta: Path) -> None:
-    """The current classifier's runtime facts (``CLASSIFIER_RUNTIME_FACTS``) into the candidate's metadata,
-    before both read the held-out photos: a fine-tune of it is read the same way, and the two are
-    compared as they would run."""
-    current = json.loads(current_meta.read_text("utf-8"))
+    """The current classifier's runtime facts (``CLASSIFIER_RUNTIME_FACTS``) into the
+    candidate's metadata, before both read the held-out photos: a fine-tune of it is read the
+    same way, and the two are compared as they would run."""
     from vision.pipeline import CLASSIFIER_RUNTIME_FACTS
 
+    current = json.loads(current_meta.read_text("utf-8"))
     facts = {key: current[key] for key in CLASSIFIER_RUNTIME_FACTS if key in current}
     if facts:
         _write_json(candidate_meta, json.loads(candidate_meta.read_text("utf-8")) | facts)
