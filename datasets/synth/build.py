@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.synth.faces import FaceLibrary
+from datasets.synth.faces import DEFAULT_REAL_SHARE, FaceLibrary
 from datasets.synth.scene import PlacedTile, SceneMaker
 from datasets.synth.sources import XIANGQI_CLASSES, shared_data
 from scoring.tiles import ALL_TILES
@@ -217,9 +217,11 @@ def draw_labels(image: np.ndarray, tiles: list[PlacedTile]) -> np.ndarray:
     return out
 
 
-def _build_range(out: Path, first: int, stop: int, seed: int, val_share: float) -> tuple[int, list]:  # type: ignore[type-arg]
+def _build_range(  # type: ignore[type-arg]
+    out: Path, first: int, stop: int, seed: int, val_share: float, real_share: float
+) -> tuple[int, list]:
     """Scenes ``first``..``stop-1``; returns the crops written and up to 12 labelled samples."""
-    maker = SceneMaker(FaceLibrary())
+    maker = SceneMaker(FaceLibrary(real_share=real_share))
     started = time.time()
     crops = 0
     samples = []
@@ -242,11 +244,17 @@ def build(
     val_share: float = 0.1,
     real_xiangqi: bool = True,
     jobs: int = 1,
+    real_share: float = DEFAULT_REAL_SHARE,
 ) -> dict[str, int]:
-    """Scene ``i`` depends only on ``seed`` and ``i``, so ``jobs`` processes give the same set."""
+    """Scene ``i`` depends only on ``seed`` and ``i``, so ``jobs`` processes give the same set.
+
+    ``real_share`` is the share of faces taken from the real crops and the art where a tile has
+    any (the rest are rendered; FaceLibrary)."""
     prepare(out)
     step = -(-scenes // max(1, jobs))
-    ranges = [(out, a, min(a + step, scenes), seed, val_share) for a in range(0, scenes, step)]
+    ranges = [
+        (out, a, min(a + step, scenes), seed, val_share, real_share) for a in range(0, scenes, step)
+    ]
     if jobs > 1:
         import multiprocessing
 
@@ -260,6 +268,17 @@ def build(
     return {"scenes": scenes, "crops": sum(p[0] for p in parts), "xiangqi_photos": xiangqi}
 
 
+def _share(text: str) -> float:
+    """A share from 0 to 1, or a one-line usage error."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a share from 0 to 1")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("datasets/build/synth"))
@@ -267,9 +286,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-xiangqi", action="store_true")
     parser.add_argument("--jobs", type=int, default=1, help="processes to draw scenes with")
+    parser.add_argument(
+        "--real-share",
+        type=_share,
+        default=DEFAULT_REAL_SHARE,
+        help=f"share of faces cut from real crops and art, not rendered (default {DEFAULT_REAL_SHARE})",
+    )
     args = parser.parse_args(argv)
     counts = build(
-        args.out, args.scenes, args.seed, real_xiangqi=not args.no_xiangqi, jobs=args.jobs
+        args.out,
+        args.scenes,
+        args.seed,
+        real_xiangqi=not args.no_xiangqi,
+        jobs=args.jobs,
+        real_share=args.real_share,
     )
     print(counts)
     return 0

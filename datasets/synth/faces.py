@@ -576,11 +576,19 @@ def _xiangqi_crops(root: Path, limit_per_class: int = 60) -> dict[str, list[np.n
     return faces
 
 
+# The share of faces cut from real crops and art where a tile has any; the rest are rendered, so
+# every tile also comes in styles no crop shows.
+DEFAULT_REAL_SHARE = 0.6
+
+
 class FaceLibrary:
     """Faces per tile code; ``face(code, rng)`` picks a real one or renders a new one."""
 
     def __init__(
-        self, root: Path | None = None, real_share: float = 0.6, shareable_only: bool = False
+        self,
+        root: Path | None = None,
+        real_share: float = DEFAULT_REAL_SHARE,
+        shareable_only: bool = False,
     ) -> None:
         """``shareable_only`` keeps to the CC0 art and our own renders, for committed photos."""
         root = root or shared_data()

@@ -373,3 +373,51 @@ def test_untagged_real_faces_join_the_library_under_our_labels(tmp_path: Path) -
     library = faces._camerash_faces(tmp_path)
     assert list(library) == [first["code"]]
     assert library[first["code"]][0].shape[:2] == (FACE_SIZE[1], FACE_SIZE[0])
+
+
+def test_the_real_share_says_how_often_a_tile_with_real_faces_is_painted_with_one(
+    tmp_path: Path,
+) -> None:
+    base = tmp_path / "camerash-tiles"
+    (base / "tiles-data").mkdir(parents=True)
+    (base / "tiles-data" / "data.csv").write_text("image-name,label,label-name\n")
+    (base / "untagged-tiles").mkdir()
+    with open(sources.CAMERASH_UNTAGGED_LABELS, encoding="utf-8") as handle:
+        first = next(csv.DictReader(handle))
+    cv2.imwrite(str(base / "untagged-tiles" / first["image-name"]), np.full((320, 240, 3), 77))
+    code, rng = first["code"], random.Random(3)
+
+    def real_faces(share: float) -> int:
+        library = FaceLibrary(tmp_path, real_share=share)
+        real = library.real[code][0]
+        return sum(np.array_equal(library.face(code, rng), real) for _ in range(200))
+
+    assert real_faces(1.0) == 200
+    assert real_faces(0.0) == 0
+    assert 140 < real_faces(0.85) < 200
+
+
+def test_a_real_share_outside_0_to_1_is_a_usage_error(capsys) -> None:  # type: ignore[no-untyped-def]
+    from datasets.synth.build import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--out", "unused", "--real-share", "1.5"])
+    assert stopped.value.code == 2
+    assert "'1.5' is not a share from 0 to 1" in capsys.readouterr().err
+
+
+def test_a_build_paints_its_faces_at_the_real_share_it_was_given(
+    monkeypatch, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    from datasets.synth import build as build_module
+
+    shares = []
+
+    class Recording(FaceLibrary):
+        def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+            super().__init__(*args, **kwargs)
+            shares.append(self.real_share)
+
+    monkeypatch.setattr(build_module, "FaceLibrary", Recording)
+    build(tmp_path / "set", scenes=1, seed=5, real_xiangqi=False, real_share=0.3)
+    assert shares == [0.3]
