@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.synth.faces import DEFAULT_REAL_SHARE, FaceLibrary
+from datasets.synth.faces import DEFAULT_REAL_SHARE, REINK_SHARE, FaceLibrary
 from datasets.synth.scene import PlacedTile, SceneMaker
 from datasets.synth.sources import XIANGQI_CLASSES, shared_data
 from scoring.tiles import ALL_TILES
@@ -218,10 +218,16 @@ def draw_labels(image: np.ndarray, tiles: list[PlacedTile]) -> np.ndarray:
 
 
 def _build_range(  # type: ignore[type-arg]
-    out: Path, first: int, stop: int, seed: int, val_share: float, real_share: float
+    out: Path,
+    first: int,
+    stop: int,
+    seed: int,
+    val_share: float,
+    real_share: float,
+    reink_share: float,
 ) -> tuple[int, list]:
     """Scenes ``first``..``stop-1``; returns the crops written and up to 12 labelled samples."""
-    maker = SceneMaker(FaceLibrary(real_share=real_share))
+    maker = SceneMaker(FaceLibrary(real_share=real_share, reink_share=reink_share))
     started = time.time()
     crops = 0
     samples = []
@@ -245,15 +251,18 @@ def build(
     real_xiangqi: bool = True,
     jobs: int = 1,
     real_share: float = DEFAULT_REAL_SHARE,
+    reink_share: float = 0.0,
 ) -> dict[str, int]:
     """Scene ``i`` depends only on ``seed`` and ``i``, so ``jobs`` processes give the same set.
 
     ``real_share`` is the share of faces taken from the real crops and the art where a tile has
-    any (the rest are rendered; FaceLibrary)."""
+    any (the rest are rendered), ``reink_share`` the share of those whose ink is changed
+    (FaceLibrary)."""
     prepare(out)
     step = -(-scenes // max(1, jobs))
     ranges = [
-        (out, a, min(a + step, scenes), seed, val_share, real_share) for a in range(0, scenes, step)
+        (out, a, min(a + step, scenes), seed, val_share, real_share, reink_share)
+        for a in range(0, scenes, step)
     ]
     if jobs > 1:
         import multiprocessing
@@ -292,6 +301,12 @@ def main(argv: list[str] | None = None) -> int:
         default=DEFAULT_REAL_SHARE,
         help=f"share of faces cut from real crops and art, not rendered (default {DEFAULT_REAL_SHARE})",
     )
+    parser.add_argument(
+        "--reink-share",
+        type=_share,
+        default=0.0,
+        help=f"share of those real faces painted in another ink (suggested {REINK_SHARE})",
+    )
     args = parser.parse_args(argv)
     counts = build(
         args.out,
@@ -300,6 +315,7 @@ def main(argv: list[str] | None = None) -> int:
         real_xiangqi=not args.no_xiangqi,
         jobs=args.jobs,
         real_share=args.real_share,
+        reink_share=args.reink_share,
     )
     print(counts)
     return 0

@@ -576,6 +576,35 @@ def _xiangqi_crops(root: Path, limit_per_class: int = 60) -> dict[str, list[np.n
     return faces
 
 
+# Sets paint one pattern in different inks (a nine of bamboo all green in one set, navy with a
+# red middle in another), and the real crops show each pattern in few of them: this share of the
+# real faces painted has its ink (all but the red) changed to another set's, so what a tile is
+# is learnt from its pattern, not its ink.
+REINK_SHARE = 0.3
+REINKS = ("black", "blue", "green")
+RED_HUES = 12  # OpenCV hues (0-180) this near red are red ink, kept as it is
+PAPER_PERCENTILE = 90  # the face's brightest tenth is its paper
+
+
+def reinked(face: np.ndarray, rng: random.Random) -> np.ndarray:
+    """A BGR face with its ink, all but the red, painted in another ink colour."""
+    grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    hsv = cv2.cvtColor(face, cv2.COLOR_BGR2HSV).astype(np.float32)
+    hue, saturation = hsv[..., 0], hsv[..., 1]
+    paper = float(np.percentile(grey, PAPER_PERCENTILE))
+    # How much of a pixel is ink: darker than the paper, or coloured where the paper is not.
+    ink = np.maximum(
+        np.clip((paper - grey) / max(paper - 40.0, 1.0), 0.0, 1.0),
+        np.clip((saturation - 60.0) / 120.0, 0.0, 1.0),
+    )
+    red = ((hue < RED_HUES) | (hue > 180 - RED_HUES)) & (saturation > 90)
+    ink[red] = 0.0
+    colour = np.array(INK[rng.choice(REINKS)][::-1], np.float32) * rng.uniform(0.7, 1.3)
+    alpha = ink[..., None]
+    out = face.astype(np.float32) * (1.0 - alpha) + np.clip(colour, 0, 255) * alpha
+    return out.astype(np.uint8)
+
+
 # The share of faces cut from real crops and art where a tile has any; the rest are rendered, so
 # every tile also comes in styles no crop shows.
 DEFAULT_REAL_SHARE = 0.6
@@ -589,8 +618,11 @@ class FaceLibrary:
         root: Path | None = None,
         real_share: float = DEFAULT_REAL_SHARE,
         shareable_only: bool = False,
+        reink_share: float = 0.0,
     ) -> None:
-        """``shareable_only`` keeps to the CC0 art and our own renders, for committed photos."""
+        """``shareable_only`` keeps to the CC0 art and our own renders, for committed photos.
+        ``reink_share`` of the real mahjong faces are ``reinked`` (0: none, so builds made
+        before it was named draw the same scenes from the same seed)."""
         root = root or shared_data()
         self.real: dict[str, list[np.ndarray]] = defaultdict(list)
         sources = [_fluffy_faces(root)]
@@ -600,12 +632,17 @@ class FaceLibrary:
             for code, images in source.items():
                 self.real[code] += images
         self.real_share = real_share
+        self.reink_share = reink_share
 
     def face(self, code: str, rng: random.Random) -> np.ndarray:
         tile = tile_from_code(code)
         real = self.real.get(code)
         if real and rng.random() < self.real_share:
-            return real[rng.randrange(len(real))]
+            face = real[rng.randrange(len(real))]
+            # A piece's ink is what it is (black or red side), so pieces keep theirs.
+            if self.reink_share and not tile.is_piece and rng.random() < self.reink_share:
+                return reinked(face, rng)
+            return face
         return render_face(tile, rng)
 
     def codes(self) -> list[str]:

@@ -406,7 +406,7 @@ def test_a_real_share_outside_0_to_1_is_a_usage_error(capsys) -> None:  # type: 
     assert "'1.5' is not a share from 0 to 1" in capsys.readouterr().err
 
 
-def test_a_build_paints_its_faces_at_the_real_share_it_was_given(
+def test_a_build_paints_its_faces_at_the_real_and_reink_shares_it_was_given(
     monkeypatch, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
     from datasets.synth import build as build_module
@@ -416,8 +416,33 @@ def test_a_build_paints_its_faces_at_the_real_share_it_was_given(
     class Recording(FaceLibrary):
         def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
             super().__init__(*args, **kwargs)
-            shares.append(self.real_share)
+            shares.append((self.real_share, self.reink_share))
 
     monkeypatch.setattr(build_module, "FaceLibrary", Recording)
-    build(tmp_path / "set", scenes=1, seed=5, real_xiangqi=False, real_share=0.3)
-    assert shares == [0.3]
+    build(tmp_path / "set", scenes=1, seed=5, real_xiangqi=False, real_share=0.3, reink_share=0.2)
+    assert shares == [(0.3, 0.2)]
+
+
+def test_reinking_paints_the_ink_another_colour_and_keeps_the_red_and_the_paper() -> None:
+    face = np.full((200, 150, 3), (215, 235, 240), np.uint8)  # ivory paper, BGR
+    face[20:80, 30:60] = (60, 120, 20)  # green sticks
+    face[120:180, 30:60] = (35, 30, 200)  # a red stick
+    inks = set()
+    for seed in range(12):
+        out = faces.reinked(face, random.Random(seed))
+        assert np.abs(out[120:180, 30:60].astype(int) - face[120:180, 30:60]).max() <= 1
+        assert np.abs(out[100:110, 80:140].astype(int) - face[100:110, 80:140]).max() <= 1
+        stick = out[50, 45].astype(int)
+        assert not np.array_equal(stick, face[50, 45])
+        inks.add(int(np.argmax(stick)) if stick.max() - stick.min() > 40 else -1)
+    assert len(inks) >= 2  # not always one colour: black, blue or green
+
+
+def test_a_library_reinks_the_share_it_is_asked_to_and_never_a_piece(tmp_path: Path) -> None:
+    library = FaceLibrary(tmp_path, real_share=1.0, reink_share=0.5)
+    library.real["9s"] = [np.full((200, 150, 3), (60, 120, 20), np.uint8)]
+    library.real["1b"] = [np.full((200, 150, 3), (40, 40, 40), np.uint8)]
+    rng = random.Random(4)
+    kept = sum(np.array_equal(library.face("9s", rng), library.real["9s"][0]) for _ in range(200))
+    assert 60 < kept < 140
+    assert all(np.array_equal(library.face("1b", rng), library.real["1b"][0]) for _ in range(50))
