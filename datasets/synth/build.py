@@ -217,7 +217,7 @@ def draw_labels(image: np.ndarray, tiles: list[PlacedTile]) -> np.ndarray:
     return out
 
 
-def _build_range(  # type: ignore[type-arg]
+def _build_range(
     out: Path,
     first: int,
     stop: int,
@@ -225,12 +225,12 @@ def _build_range(  # type: ignore[type-arg]
     val_share: float,
     real_share: float,
     reink_share: float,
-) -> tuple[int, list]:
+) -> tuple[int, list[np.ndarray]]:
     """Scenes ``first``..``stop-1``; returns the crops written and up to 12 labelled samples."""
     maker = SceneMaker(FaceLibrary(real_share=real_share, reink_share=reink_share))
     started = time.time()
     crops = 0
-    samples = []
+    samples: list[np.ndarray] = []
     for i in range(first, stop):
         rng = random.Random(seed * 1_000_003 + i)
         image, tiles = maker.make(rng)

@@ -602,7 +602,8 @@ def reinked(face: np.ndarray, rng: random.Random) -> np.ndarray:
     colour = np.array(INK[rng.choice(REINKS)][::-1], np.float32) * rng.uniform(0.7, 1.3)
     alpha = ink[..., None]
     out = face.astype(np.float32) * (1.0 - alpha) + np.clip(colour, 0, 255) * alpha
-    return out.astype(np.uint8)
+    reinked_face: np.ndarray = out.astype(np.uint8)
+    return reinked_face
 
 
 # The share of faces cut from real crops and art where a tile has any; the rest are rendered, so
