@@ -577,9 +577,10 @@ def _xiangqi_crops(root: Path, limit_per_class: int = 60) -> dict[str, list[np.n
 
 
 # Sets paint one pattern in different inks (a nine of bamboo all green in one set, navy with a
-# red middle in another), and the real crops show each pattern in few of them: this share of the
-# real faces painted has its ink (all but the red) changed to another set's, so what a tile is
-# is learnt from its pattern, not its ink.
+# red middle in another), and the real crops show each pattern in few of them. A build asked to
+# (--reink-share) changes the ink of that share of its real faces, all but the red, to another
+# set's, so what a tile is is learnt from its pattern, not its ink. Session 13's builds (synth13
+# and synth14, in the shipped classifier) used this share.
 REINK_SHARE = 0.3
 REINKS = ("black", "blue", "green")
 RED_HUES = 12  # OpenCV hues (0-180) this near red are red ink, kept as it is
