@@ -17,7 +17,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.synth.faces import DEFAULT_REAL_SHARE, REINK_SHARE, FaceLibrary
+from datasets.synth.faces import (
+    DEFAULT_REAL_SHARE,
+    DEFAULT_REINK_SHARE,
+    REINK_SHARE,
+    FaceLibrary,
+)
 from datasets.synth.scene import PlacedTile, SceneMaker
 from datasets.synth.sources import XIANGQI_CLASSES, shared_data
 from scoring.tiles import ALL_TILES
@@ -251,7 +256,7 @@ def build(
     real_xiangqi: bool = True,
     jobs: int = 1,
     real_share: float = DEFAULT_REAL_SHARE,
-    reink_share: float = 0.0,
+    reink_share: float = DEFAULT_REINK_SHARE,
 ) -> dict[str, int]:
     """Scene ``i`` depends only on ``seed`` and ``i``, so ``jobs`` processes give the same set.
 
@@ -304,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--reink-share",
         type=_share,
-        default=0.0,
+        default=DEFAULT_REINK_SHARE,
         help=f"share of those real faces painted in another ink (suggested {REINK_SHARE})",
     )
     args = parser.parse_args(argv)

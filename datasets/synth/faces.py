@@ -582,6 +582,8 @@ def _xiangqi_crops(root: Path, limit_per_class: int = 60) -> dict[str, list[np.n
 # set's, so what a tile is is learnt from its pattern, not its ink. Session 13's builds (synth13
 # and synth14, in the shipped classifier) used this share.
 REINK_SHARE = 0.3
+# Builds reink nothing unless asked, so those made before reinking redraw the same from a seed.
+DEFAULT_REINK_SHARE = 0.0
 REINKS = ("black", "blue", "green")
 RED_HUES = 12  # OpenCV hues (0-180) this near red are red ink, kept as it is
 PAPER_PERCENTILE = 90  # the face's brightest tenth is its paper
@@ -620,11 +622,10 @@ class FaceLibrary:
         root: Path | None = None,
         real_share: float = DEFAULT_REAL_SHARE,
         shareable_only: bool = False,
-        reink_share: float = 0.0,
+        reink_share: float = DEFAULT_REINK_SHARE,
     ) -> None:
         """``shareable_only`` keeps to the CC0 art and our own renders, for committed photos.
-        ``reink_share`` of the real mahjong faces are ``reinked`` (0: none, so builds made
-        before it was named draw the same scenes from the same seed)."""
+        ``reink_share`` of the real mahjong faces are ``reinked``."""
         root = root or shared_data()
         self.real: dict[str, list[np.ndarray]] = defaultdict(list)
         sources = [_fluffy_faces(root)]

@@ -361,31 +361,31 @@ def test_our_labels_of_the_untagged_real_faces_name_each_crop_once_with_a_tile_c
     assert len(suits) == 34 and min(codes[code] for code in suits) >= 20
 
 
-def test_untagged_real_faces_join_the_library_under_our_labels(tmp_path: Path) -> None:
-    base = tmp_path / "camerash-tiles"
+def one_untagged_face(root: Path, grey: int) -> str:
+    """A camerash folder under ``root`` holding only the first untagged crop we labelled, painted
+    one grey; returns its code."""
+    base = root / "camerash-tiles"
     (base / "tiles-data").mkdir(parents=True)
     (base / "tiles-data" / "data.csv").write_text("image-name,label,label-name\n")
     (base / "untagged-tiles").mkdir()
     with open(sources.CAMERASH_UNTAGGED_LABELS, encoding="utf-8") as handle:
         first = next(csv.DictReader(handle))
-    face = np.full((320, 240, 3), 200, np.uint8)
+    face = np.full((320, 240, 3), grey, np.uint8)
     cv2.imwrite(str(base / "untagged-tiles" / first["image-name"]), face)
+    return first["code"]
+
+
+def test_untagged_real_faces_join_the_library_under_our_labels(tmp_path: Path) -> None:
+    code = one_untagged_face(tmp_path, 200)
     library = faces._camerash_faces(tmp_path)
-    assert list(library) == [first["code"]]
-    assert library[first["code"]][0].shape[:2] == (FACE_SIZE[1], FACE_SIZE[0])
+    assert list(library) == [code]
+    assert library[code][0].shape[:2] == (FACE_SIZE[1], FACE_SIZE[0])
 
 
 def test_the_real_share_says_how_often_a_tile_with_real_faces_is_painted_with_one(
     tmp_path: Path,
 ) -> None:
-    base = tmp_path / "camerash-tiles"
-    (base / "tiles-data").mkdir(parents=True)
-    (base / "tiles-data" / "data.csv").write_text("image-name,label,label-name\n")
-    (base / "untagged-tiles").mkdir()
-    with open(sources.CAMERASH_UNTAGGED_LABELS, encoding="utf-8") as handle:
-        first = next(csv.DictReader(handle))
-    cv2.imwrite(str(base / "untagged-tiles" / first["image-name"]), np.full((320, 240, 3), 77))
-    code, rng = first["code"], random.Random(3)
+    code, rng = one_untagged_face(tmp_path, 77), random.Random(3)
 
     def real_faces(share: float) -> int:
         library = FaceLibrary(tmp_path, real_share=share)
