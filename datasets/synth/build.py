@@ -18,10 +18,14 @@ import cv2
 import numpy as np
 
 from datasets.synth.faces import (
+    DEFAULT_HOLLOW_SHARE,
+    DEFAULT_MIX,
     DEFAULT_REAL_SHARE,
     DEFAULT_REINK_SHARE,
+    HOLLOW_SHARE,
     REINK_SHARE,
     FaceLibrary,
+    FaceMix,
 )
 from datasets.synth.scene import PlacedTile, SceneMaker
 from datasets.synth.sources import XIANGQI_CLASSES, shared_data
@@ -228,11 +232,10 @@ def _build_range(
     stop: int,
     seed: int,
     val_share: float,
-    real_share: float,
-    reink_share: float,
+    mix: FaceMix,
 ) -> tuple[int, list[np.ndarray]]:
     """Scenes ``first``..``stop-1``; returns the crops written and up to 12 labelled samples."""
-    maker = SceneMaker(FaceLibrary(real_share=real_share, reink_share=reink_share))
+    maker = SceneMaker(FaceLibrary(mix=mix))
     started = time.time()
     crops = 0
     samples: list[np.ndarray] = []
@@ -255,20 +258,13 @@ def build(
     val_share: float = 0.1,
     real_xiangqi: bool = True,
     jobs: int = 1,
-    real_share: float = DEFAULT_REAL_SHARE,
-    reink_share: float = DEFAULT_REINK_SHARE,
+    mix: FaceMix = DEFAULT_MIX,
 ) -> dict[str, int]:
     """Scene ``i`` depends only on ``seed`` and ``i``, so ``jobs`` processes give the same set.
-
-    ``real_share`` is the share of faces taken from the real crops and the art where a tile has
-    any (the rest are rendered), ``reink_share`` the share of those whose ink is changed
-    (FaceLibrary)."""
+    ``mix`` says how the faces are drawn (real, reinked, hollow bones)."""
     prepare(out)
     step = -(-scenes // max(1, jobs))
-    ranges = [
-        (out, a, min(a + step, scenes), seed, val_share, real_share, reink_share)
-        for a in range(0, scenes, step)
-    ]
+    ranges = [(out, a, min(a + step, scenes), seed, val_share, mix) for a in range(0, scenes, step)]
     if jobs > 1:
         import multiprocessing
 
@@ -312,6 +308,12 @@ def main(argv: list[str] | None = None) -> int:
         default=DEFAULT_REINK_SHARE,
         help=f"share of those real faces painted in another ink (suggested {REINK_SHARE})",
     )
+    parser.add_argument(
+        "--hollow-share",
+        type=_share,
+        default=DEFAULT_HOLLOW_SHARE,
+        help=f"share of rendered dog bones drawn in outline (suggested {HOLLOW_SHARE})",
+    )
     args = parser.parse_args(argv)
     counts = build(
         args.out,
@@ -319,8 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         args.seed,
         real_xiangqi=not args.no_xiangqi,
         jobs=args.jobs,
-        real_share=args.real_share,
-        reink_share=args.reink_share,
+        mix=FaceMix(args.real_share, args.reink_share, args.hollow_share),
     )
     print(counts)
     return 0

@@ -10,6 +10,7 @@ import math
 import os
 import random
 from collections import defaultdict
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -231,7 +232,13 @@ def render_dots(n: int, rng: random.Random, red: bool = False) -> np.ndarray:
     return _to_bgr(image)
 
 
-def render_bamboo(n: int, rng: random.Random, red: bool = False) -> np.ndarray:
+OUTLINE_WIDTH = 3  # a hollow bone's ink, in pixels of the 160-pixel face
+
+
+def render_bamboo(
+    n: int, rng: random.Random, red: bool = False, hollow_share: float = 0.0
+) -> np.ndarray:
+    """A bamboo face; ``hollow_share`` of its dog bones are drawn in outline."""
     image = _blank(rng)
     draw = ImageDraw.Draw(image)
     w, h = FACE_SIZE
@@ -260,6 +267,11 @@ def render_bamboo(n: int, rng: random.Random, red: bool = False) -> np.ndarray:
     half_width = rng.choice((7, 7, 10, 12)) if n != 8 else 7
     if stick == "dog_bone" and n != 8:
         half_width = rng.choice((10, 12, 13))
+    # Some sets draw their bones in outline, ink round a light core (the real photos' 9s,
+    # which the shipped classifier read as 6s whatever the ink or the crop).
+    hollow = stick == "dog_bone" and bool(hollow_share) and rng.random() < hollow_share
+    if hollow:
+        half_width = rng.choice((13, 15, 17))  # outlined bones are fat: a fifth of the face
     red_sticks = _red_sticks(n, rng)
     for i, (x, y) in enumerate(BAMBOO_LAYOUTS[n]):
         colour = INK["red"] if red or i in red_sticks else ink
@@ -267,7 +279,7 @@ def render_bamboo(n: int, rng: random.Random, red: bool = False) -> np.ndarray:
         if stick == "beads":
             _bone(draw, cx, cy, stick_h, colour, half_width)
         elif stick == "dog_bone":
-            _dog_bone(draw, cx, cy, stick_h, colour, half_width, _ivory(rng))
+            _dog_bone(draw, cx, cy, stick_h, colour, half_width, _ivory(rng), hollow)
         else:
             draw.rounded_rectangle(
                 (cx - 7, cy - stick_h / 2, cx + 7, cy + stick_h / 2), 5, fill=colour
@@ -313,15 +325,27 @@ def _dog_bone(
     colour: tuple[int, int, int],
     half_width: float,
     face: tuple[int, int, int],
+    hollow: bool = False,
 ) -> None:
     """A bone with flared ends and a joint band across its thin shaft, a light slot down its
-    middle (the real photos' set): where a bead stick is an 8, this is an I with serifs."""
-    end = max(length * 0.16, 5.0)
-    shaft = half_width * 0.55
+    middle (the real photos' set): where a bead stick is an 8, this is an I with serifs.
+    A ``hollow`` bone is the same shape drawn as an ink outline round a light core."""
+    end = max(length * (0.22 if hollow else 0.16), 5.0)
+    shaft = half_width * (0.65 if hollow else 0.55)
     top, bottom = cy - length / 2, cy + length / 2
     draw.rectangle((cx - shaft, top + end / 2, cx + shaft, bottom - end / 2), fill=colour)
     for y in (top, bottom - end):  # the flared ends
         draw.rounded_rectangle((cx - half_width, y, cx + half_width, y + end), 3, fill=colour)
+    if hollow:
+        line = OUTLINE_WIDTH
+        core = (cx - shaft + line, top + end / 2 + line, cx + shaft - line, bottom - end / 2 - line)
+        draw.rectangle(core, fill=face)
+        for y in (top + line, bottom - end + line):
+            draw.rounded_rectangle(
+                (cx - half_width + line, y, cx + half_width - line, y + end - 2 * line),
+                2,
+                fill=face,
+            )
     joints = 2 if length > 58 else 1
     for k in range(1, joints + 1):  # a joint band: two thin bars across the shaft
         y = top + length * k / (joints + 1)
@@ -469,10 +493,13 @@ def render_flower(n: int, rng: random.Random) -> np.ndarray:
     return _to_bgr(image)
 
 
-def render_face(tile: Tile, rng: random.Random) -> np.ndarray:
+def render_face(tile: Tile, rng: random.Random, hollow_share: float = 0.0) -> np.ndarray:
+    """A new face for ``tile``; ``hollow_share`` is ``render_bamboo``'s."""
     if tile.is_suited:
         red = tile.is_red_five
-        maker = {"m": render_characters, "p": render_dots, "s": render_bamboo}[tile.suit.value]
+        if tile.suit.value == "s":
+            return render_bamboo(tile.rank, rng, red, hollow_share)
+        maker = {"m": render_characters, "p": render_dots}[tile.suit.value]
         return maker(tile.rank, rng, red)
     if tile.is_honor:
         return render_honor(tile.number, rng)
@@ -612,20 +639,34 @@ def reinked(face: np.ndarray, rng: random.Random) -> np.ndarray:
 # The share of faces cut from real crops and art where a tile has any; the rest are rendered, so
 # every tile also comes in styles no crop shows.
 DEFAULT_REAL_SHARE = 0.6
+# The real photos' 9s is drawn in outline bones, ink round a light core, and the classifier read
+# it as 6s at any ink or crop: a build asked to (--hollow-share) draws that share of its rendered
+# dog bones so. Session 14's builds (synth17 and synth18) used this share; older builds none.
+HOLLOW_SHARE = 0.5
+DEFAULT_HOLLOW_SHARE = 0.0
+
+
+@dataclass(frozen=True)
+class FaceMix:
+    """How a build draws its faces, each a share from 0 to 1: ``real`` of the faces of a tile
+    with real crops or art are cut from them (the rest rendered), ``reink`` of those real
+    mahjong faces are ``reinked``, and ``hollow`` of the rendered dog bones are outlines."""
+
+    real: float = DEFAULT_REAL_SHARE
+    reink: float = DEFAULT_REINK_SHARE
+    hollow: float = DEFAULT_HOLLOW_SHARE
+
+
+DEFAULT_MIX = FaceMix()
 
 
 class FaceLibrary:
     """Faces per tile code; ``face(code, rng)`` picks a real one or renders a new one."""
 
     def __init__(
-        self,
-        root: Path | None = None,
-        real_share: float = DEFAULT_REAL_SHARE,
-        shareable_only: bool = False,
-        reink_share: float = DEFAULT_REINK_SHARE,
+        self, root: Path | None = None, mix: FaceMix = DEFAULT_MIX, shareable_only: bool = False
     ) -> None:
-        """``shareable_only`` keeps to the CC0 art and our own renders, for committed photos.
-        ``reink_share`` of the real mahjong faces are ``reinked``."""
+        """``shareable_only`` keeps to the CC0 art and our own renders, for committed photos."""
         root = root or shared_data()
         self.real: dict[str, list[np.ndarray]] = defaultdict(list)
         sources = [_fluffy_faces(root)]
@@ -634,19 +675,18 @@ class FaceLibrary:
         for source in sources:
             for code, images in source.items():
                 self.real[code] += images
-        self.real_share = real_share
-        self.reink_share = reink_share
+        self.mix = mix
 
     def face(self, code: str, rng: random.Random) -> np.ndarray:
         tile = tile_from_code(code)
         real = self.real.get(code)
-        if real and rng.random() < self.real_share:
+        if real and rng.random() < self.mix.real:
             face = real[rng.randrange(len(real))]
             # A piece's ink is what it is (black or red side), so pieces keep theirs.
-            if self.reink_share and not tile.is_piece and rng.random() < self.reink_share:
+            if self.mix.reink and not tile.is_piece and rng.random() < self.mix.reink:
                 return reinked(face, rng)
             return face
-        return render_face(tile, rng)
+        return render_face(tile, rng, self.mix.hollow)
 
     def codes(self) -> list[str]:
         return [t.code for t in ALL_TILES]

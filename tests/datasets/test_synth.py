@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from datasets.synth import faces, sources
 from datasets.synth.build import CLASSIFIER_CLASSES, DETECTOR_CLASSES, build
-from datasets.synth.faces import FACE_SIZE, FaceLibrary, render_face
+from datasets.synth.faces import FACE_SIZE, FaceLibrary, FaceMix, render_face
 from datasets.synth.scene import MAHJONG_CODES, SceneMaker, mahjong_code
 from scoring.tiles import ALL_TILES, tile_from_code
 
@@ -131,6 +131,51 @@ def test_a_dog_bone_flares_at_its_ends_and_is_thin_between() -> None:
     assert 0 < ink[40] <= 12 and 0 < ink[60] <= 12  # the shaft between the joint and the ends
     assert ink[48] > ink[40]  # the joint band across the shaft
     assert np.asarray(image)[40, 30, 0] > 200  # the light slot down the middle
+
+
+def test_a_hollow_dog_bone_is_an_ink_outline_round_a_light_core() -> None:
+    """The real photos' 9s: outlined bones, which a classifier that knew only solid ones read
+    as 6s."""
+    paper = (240, 240, 230)
+    drawn = {}
+    for hollow in (False, True):
+        image = Image.new("RGB", (60, 100), paper)
+        faces._dog_bone(ImageDraw.Draw(image), 30, 50, 50, (0, 0, 0), 15, paper, hollow)
+        drawn[hollow] = np.asarray(image)[:, :, 0] < 100
+    cap_row = 28  # across the top flared end
+    assert drawn[False][cap_row, 20:41].all()  # solid: ink all the way across
+    assert drawn[True][cap_row, 16] and drawn[True][cap_row, 44]  # hollow: ink at its edges,
+    assert not drawn[True][cap_row, 20:26].any()  # light inside
+    assert drawn[True].sum() < drawn[False].sum() * 0.8
+
+
+def test_bamboo_draws_the_share_of_its_dog_bone_faces_hollow_it_is_asked_to(
+    monkeypatch,
+) -> None:  # type: ignore[no-untyped-def]
+    drawn_hollow: list[bool] = []
+    real_dog_bone = faces._dog_bone
+
+    def recording(*args) -> None:  # type: ignore[no-untyped-def]
+        drawn_hollow.append(args[-1])
+        real_dog_bone(*args)
+
+    monkeypatch.setattr(faces, "_dog_bone", recording)
+
+    def hollow_faces(share: float) -> tuple[int, int]:
+        """Of 100 nines, how many are drawn in dog bones, and how many in hollow ones."""
+        dog_bone, hollow = 0, 0
+        for seed in range(100):
+            drawn_hollow.clear()
+            faces.render_bamboo(9, random.Random(seed), hollow_share=share)
+            dog_bone += bool(drawn_hollow)
+            hollow += any(drawn_hollow)
+            assert len(set(drawn_hollow)) <= 1  # one face, one style
+        return dog_bone, hollow
+
+    dog_bone, none = hollow_faces(0.0)
+    assert dog_bone > 15 and none == 0
+    assert hollow_faces(1.0)[1] == hollow_faces(1.0)[0] > 15
+    assert 0 < hollow_faces(0.5)[1] < hollow_faces(0.5)[0]
 
 
 def test_nine_dog_bones_stand_in_three_rows_apart() -> None:
@@ -388,7 +433,7 @@ def test_the_real_share_says_how_often_a_tile_with_real_faces_is_painted_with_on
     code, rng = one_untagged_face(tmp_path, 77), random.Random(3)
 
     def real_faces(share: float) -> int:
-        library = FaceLibrary(tmp_path, real_share=share)
+        library = FaceLibrary(tmp_path, FaceMix(real=share))
         real = library.real[code][0]
         return sum(np.array_equal(library.face(code, rng), real) for _ in range(200))
 
@@ -406,21 +451,23 @@ def test_a_real_share_outside_0_to_1_is_a_usage_error(capsys) -> None:  # type: 
     assert "'1.5' is not a share from 0 to 1" in capsys.readouterr().err
 
 
-def test_a_build_paints_its_faces_at_the_real_and_reink_shares_it_was_given(
+def test_a_build_draws_its_faces_by_the_mix_its_command_line_gave(
     monkeypatch, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
     from datasets.synth import build as build_module
 
-    shares = []
+    mixes = []
 
     class Recording(FaceLibrary):
         def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
             super().__init__(*args, **kwargs)
-            shares.append((self.real_share, self.reink_share))
+            mixes.append(self.mix)
 
     monkeypatch.setattr(build_module, "FaceLibrary", Recording)
-    build(tmp_path / "set", scenes=1, seed=5, real_xiangqi=False, real_share=0.3, reink_share=0.2)
-    assert shares == [(0.3, 0.2)]
+    shares = ["--real-share", "0.3", "--reink-share", "0.2", "--hollow-share", "0.7"]
+    out = tmp_path / "set"
+    assert build_module.main(["--out", str(out), "--scenes", "1", "--no-xiangqi", *shares]) == 0
+    assert mixes == [FaceMix(real=0.3, reink=0.2, hollow=0.7)]
 
 
 def test_reinking_paints_the_ink_another_colour_and_keeps_the_red_and_the_paper() -> None:
@@ -439,7 +486,7 @@ def test_reinking_paints_the_ink_another_colour_and_keeps_the_red_and_the_paper(
 
 
 def test_a_library_reinks_the_share_it_is_asked_to_and_never_a_piece(tmp_path: Path) -> None:
-    library = FaceLibrary(tmp_path, real_share=1.0, reink_share=0.5)
+    library = FaceLibrary(tmp_path, FaceMix(real=1.0, reink=0.5))
     library.real["9s"] = [np.full((200, 150, 3), (60, 120, 20), np.uint8)]
     library.real["1b"] = [np.full((200, 150, 3), (40, 40, 40), np.uint8)]
     rng = random.Random(4)
