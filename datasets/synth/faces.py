@@ -641,8 +641,9 @@ def reinked(face: np.ndarray, rng: random.Random) -> np.ndarray:
 DEFAULT_REAL_SHARE = 0.6
 # The real photos' 9s is drawn in outline bones, ink round a light core, and the classifier read
 # it as 6s at any ink or crop: a build asked to (--hollow-share) draws that share of its rendered
-# dog bones so. Session 14's builds (synth17 and synth18) used this share; older builds none.
-HOLLOW_SHARE = 0.5
+# dog bones so. Session 14's builds (synth17 and synth18) used this share, older builds none; it
+# did not move those 9s (docs/training.md, session 14).
+HOLLOW_SHARE = 0.6
 DEFAULT_HOLLOW_SHARE = 0.0
 
 
