@@ -232,11 +232,17 @@ def render_dots(n: int, rng: random.Random, red: bool = False) -> np.ndarray:
     return _to_bgr(image)
 
 
+# The real photos' 9s is drawn in outline bones, ink round a light core, and the classifier read
+# it as 6s at any ink or crop: a build asked to (--hollow-share) draws that share of its rendered
+# dog bones so. Session 14's builds (synth17 and synth18) used this share, older builds none; it
+# did not move those 9s (docs/training.md, session 14).
+HOLLOW_SHARE = 0.6
+DEFAULT_HOLLOW_SHARE = 0.0
 OUTLINE_WIDTH = 3  # a hollow bone's ink, in pixels of the 160-pixel face
 
 
 def render_bamboo(
-    n: int, rng: random.Random, red: bool = False, hollow_share: float = 0.0
+    n: int, rng: random.Random, red: bool = False, hollow_share: float = DEFAULT_HOLLOW_SHARE
 ) -> np.ndarray:
     """A bamboo face; ``hollow_share`` of its dog bones are drawn in outline."""
     image = _blank(rng)
@@ -267,8 +273,7 @@ def render_bamboo(
     half_width = rng.choice((7, 7, 10, 12)) if n != 8 else 7
     if stick == "dog_bone" and n != 8:
         half_width = rng.choice((10, 12, 13))
-    # Some sets draw their bones in outline, ink round a light core (the real photos' 9s,
-    # which the shipped classifier read as 6s whatever the ink or the crop).
+    # At no share no draw is made, so builds from before outlines redraw the same from a seed.
     hollow = stick == "dog_bone" and bool(hollow_share) and rng.random() < hollow_share
     if hollow:
         half_width = rng.choice((13, 15, 17))  # outlined bones are fat: a fifth of the face
@@ -493,7 +498,9 @@ def render_flower(n: int, rng: random.Random) -> np.ndarray:
     return _to_bgr(image)
 
 
-def render_face(tile: Tile, rng: random.Random, hollow_share: float = 0.0) -> np.ndarray:
+def render_face(
+    tile: Tile, rng: random.Random, hollow_share: float = DEFAULT_HOLLOW_SHARE
+) -> np.ndarray:
     """A new face for ``tile``; ``hollow_share`` is ``render_bamboo``'s."""
     if tile.is_suited:
         red = tile.is_red_five
@@ -639,12 +646,6 @@ def reinked(face: np.ndarray, rng: random.Random) -> np.ndarray:
 # The share of faces cut from real crops and art where a tile has any; the rest are rendered, so
 # every tile also comes in styles no crop shows.
 DEFAULT_REAL_SHARE = 0.6
-# The real photos' 9s is drawn in outline bones, ink round a light core, and the classifier read
-# it as 6s at any ink or crop: a build asked to (--hollow-share) draws that share of its rendered
-# dog bones so. Session 14's builds (synth17 and synth18) used this share, older builds none; it
-# did not move those 9s (docs/training.md, session 14).
-HOLLOW_SHARE = 0.6
-DEFAULT_HOLLOW_SHARE = 0.0
 
 
 @dataclass(frozen=True)
