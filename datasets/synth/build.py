@@ -22,8 +22,10 @@ from datasets.synth.faces import (
     DEFAULT_MIX,
     DEFAULT_REAL_SHARE,
     DEFAULT_REINK_SHARE,
+    DEFAULT_WAISTED_SHARE,
     HOLLOW_SHARE,
     REINK_SHARE,
+    WAISTED_SHARE,
     FaceLibrary,
     FaceMix,
 )
@@ -314,6 +316,13 @@ def main(argv: list[str] | None = None) -> int:
         default=DEFAULT_HOLLOW_SHARE,
         help=f"share of rendered dog bones drawn in outline (suggested {HOLLOW_SHARE})",
     )
+    parser.add_argument(
+        "--waisted-share",
+        type=_share,
+        default=DEFAULT_WAISTED_SHARE,
+        help="share of rendered bamboo faces in outlined bones barred at the waist "
+        f"(suggested {WAISTED_SHARE})",
+    )
     args = parser.parse_args(argv)
     counts = build(
         args.out,
@@ -321,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
         args.seed,
         real_xiangqi=not args.no_xiangqi,
         jobs=args.jobs,
-        mix=FaceMix(args.real_share, args.reink_share, args.hollow_share),
+        mix=FaceMix(args.real_share, args.reink_share, args.hollow_share, args.waisted_share),
     )
     print(counts)
     return 0

@@ -453,6 +453,67 @@ def test_a_real_share_outside_0_to_1_is_a_usage_error(capsys) -> None:  # type: 
     assert "'1.5' is not a share from 0 to 1" in capsys.readouterr().err
 
 
+def test_a_short_waisted_bone_is_an_outlined_hourglass_barred_at_its_waist() -> None:
+    """The real photos' 9s: three rows of short outlined bones, each pinched at a bar."""
+    paper = (240, 240, 230)
+    image = Image.new("RGB", (60, 100), paper)
+    faces._waisted_bone(ImageDraw.Draw(image), 30, 50, 40, (0, 0, 0), 15, paper)
+    ink = np.asarray(image)[:, :, 0] < 100
+    width = [int(np.ptp(np.flatnonzero(row))) + 1 if row.any() else 0 for row in ink]
+    assert width[50] < 0.75 * width[33]  # wide at its ends, pinched at the waist
+    assert width[50] < 0.75 * width[66]
+    assert ink[40, 26:35].sum() == 0  # an outline: light inside
+    assert ink[50, 24:37].all()  # the bar across the waist
+    assert not ink[:29].any() and not ink[72:].any()  # nothing past its ends: gaps between rows
+
+
+def test_a_long_waisted_bone_has_flared_ends_a_thin_shaft_and_two_bars() -> None:
+    """The real photos' 6s: two rows of long outlined bones."""
+    paper = (240, 240, 230)
+    image = Image.new("RGB", (60, 100), paper)
+    faces._waisted_bone(ImageDraw.Draw(image), 30, 50, 70, (0, 0, 0), 15, paper)
+    ink = np.asarray(image)[:, :, 0] < 100
+    width = [int(np.ptp(np.flatnonzero(row))) + 1 if row.any() else 0 for row in ink]
+    assert width[18] > width[35] + 8  # the flared end, the shaft
+    bars = [y for y in range(40, 60) if ink[y, 26:35].all()]
+    assert bars and max(bars) - min(bars) >= 4  # two bars, apart
+
+
+def test_bamboo_draws_the_share_of_its_faces_waisted_it_is_asked_to(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    drawn: list[float] = []
+    real_waisted = faces._waisted_bone
+
+    def recording(*args) -> None:  # type: ignore[no-untyped-def]
+        drawn.append(args[3])  # the bone's length
+        real_waisted(*args)
+
+    monkeypatch.setattr(faces, "_waisted_bone", recording)
+
+    def waisted_faces(share: float, n: int = 9) -> int:
+        """Of 100 faces of ``n`` bamboo, how many are drawn in waisted bones."""
+        count = 0
+        for seed in range(100):
+            drawn.clear()
+            faces.render_bamboo(n, random.Random(seed), waisted_share=share)
+            count += bool(drawn)
+            assert len(drawn) in (0, n)  # one face, one style
+        return count
+
+    assert waisted_faces(0.0) == 0
+    assert waisted_faces(1.0) == 100
+    assert waisted_faces(1.0, n=1) == 0  # the one of bamboo is a bird
+    assert 15 < waisted_faces(0.3) < 45
+
+
+def test_no_waisted_share_draws_the_same_faces_as_before_it() -> None:
+    """Builds made before the share redraw the same from their seeds."""
+    for seed in range(20):
+        for n in (2, 6, 9):
+            before = faces.render_bamboo(n, random.Random(seed), hollow_share=0.6)
+            again = faces.render_bamboo(n, random.Random(seed), 0, 0.6, waisted_share=0.0)
+            assert np.array_equal(before, again)
+
+
 def test_a_build_draws_its_faces_by_the_mix_its_command_line_gave(
     monkeypatch, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
@@ -467,9 +528,10 @@ def test_a_build_draws_its_faces_by_the_mix_its_command_line_gave(
 
     monkeypatch.setattr(build_module, "FaceLibrary", Recording)
     shares = ["--real-share", "0.3", "--reink-share", "0.2", "--hollow-share", "0.7"]
+    shares += ["--waisted-share", "0.4"]
     out = tmp_path / "set"
     assert build_module.main(["--out", str(out), "--scenes", "1", "--no-xiangqi", *shares]) == 0
-    assert mixes == [FaceMix(real=0.3, reink=0.2, hollow=0.7)]
+    assert mixes == [FaceMix(real=0.3, reink=0.2, hollow=0.7, waisted=0.4)]
 
 
 def test_reinking_paints_the_ink_another_colour_and_keeps_the_red_and_the_paper() -> None:
