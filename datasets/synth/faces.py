@@ -286,11 +286,11 @@ def render_bamboo(
     if stick == "dog_bone" and n != 8:
         half_width = rng.choice((10, 12, 13))
     if stick == "waisted":
-        # The real photos' set: a 9s of three short outlined bones a column, gaps between them;
-        # a 6s of two long ones. Fat: about a fifth of the face wide.
-        half_width = rng.choice((12, 14, 16)) if n != 8 else 8
+        # The real photos' set: a 9s of three short outlined bones a column, each an 8 twice as
+        # tall as it is wide, small gaps between them; a 6s of two long ones.
+        half_width = rng.choice((9, 10, 11, 12)) if n != 8 else 7
         if n in (7, 9):
-            stick_h = rng.uniform(36, 44)  # clear gaps between the rows, as the real set's
+            stick_h = rng.uniform(42, 48)
     # At no share no draw is made, so builds from before outlines redraw the same from a seed.
     hollow = stick == "dog_bone" and bool(hollow_share) and rng.random() < hollow_share
     if hollow:
@@ -390,21 +390,22 @@ def _waisted_bone(
     face: tuple[int, int, int],
 ) -> None:
     """A bone drawn in outline with a bar across its waist (the real photos' set). A short one
-    is an hourglass, wide at its ends and pinched at the bar; a long one has flared ends and a long thin
+    is an 8, two round lobes pinched at the bar; a long one has flared ends and a long thin
     shaft with two bars at its middle. So a column of three short ones (9s) shows three bones
     with gaps between them, where a column of two long ones (6s) shows two."""
-    line = max(2.0, half_width / 4)
+    line = max(2.0, half_width / 3)
     short = length < 52
 
     def width_at(t: float) -> float:  # half the bone's width, t from 0 (top) to 1 (bottom)
-        if short:  # an hourglass: wide flat ends, the sides curving in to the waist
-            return half_width * (0.55 + 0.45 * abs(2 * t - 1) ** 2)
+        if short:  # an 8: two round lobes, the waist between them no thinner than half
+            lobe = math.sqrt(max(0.0, 1 - (4 * (t % 0.5) - 1) ** 2))
+            return half_width * max(lobe, 0.5 if 0.3 < t < 0.7 else 0.0)
         end = 0.14
         if t < end or t > 1 - end:
             return half_width
         return half_width * 0.55
 
-    steps = 24
+    steps = 48
     ts = [k / steps for k in range(steps + 1)]
     top = cy - length / 2
 

@@ -453,14 +453,14 @@ def test_a_real_share_outside_0_to_1_is_a_usage_error(capsys) -> None:  # type: 
     assert "'1.5' is not a share from 0 to 1" in capsys.readouterr().err
 
 
-def test_a_short_waisted_bone_is_an_outlined_hourglass_barred_at_its_waist() -> None:
+def test_a_short_waisted_bone_is_an_outlined_8_barred_at_its_waist() -> None:
     """The real photos' 9s: three rows of short outlined bones, each pinched at a bar."""
     paper = (240, 240, 230)
     image = Image.new("RGB", (60, 100), paper)
     faces._waisted_bone(ImageDraw.Draw(image), 30, 50, 40, (0, 0, 0), 15, paper)
     ink = np.asarray(image)[:, :, 0] < 100
     width = [int(np.ptp(np.flatnonzero(row))) + 1 if row.any() else 0 for row in ink]
-    assert width[50] < 0.75 * width[33]  # wide at its ends, pinched at the waist
+    assert width[50] < 0.75 * width[33]  # two lobes, pinched at the waist
     assert width[50] < 0.75 * width[66]
     assert ink[40, 26:35].sum() == 0  # an outline: light inside
     assert ink[50, 24:37].all()  # the bar across the waist
