@@ -18,28 +18,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.threshold_sweep import HEAD, halves  # noqa: E402
+from benchmarks.threshold_sweep import (  # noqa: E402
+    HEAD,
+    add_photo_arguments,
+    halves,
+    labelled_photos,
+    whole,
+)
 from vision import pipeline as pipeline_module  # noqa: E402
-from vision.evaluate import Evaluation, match_photo  # noqa: E402
-from vision.images import load_image  # noqa: E402
-from vision.labels import find_photo, load_labels  # noqa: E402
-from vision.tile_sets import beside, load_tile_sets, tile_set_named  # noqa: E402
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("models", type=Path, nargs="+", metavar="MODELS_DIR")
-    parser.add_argument("--labels", type=Path, default=ROOT / "datasets/real/labels")
-    parser.add_argument(
-        "--photos", type=Path, default=ROOT.parent / "shared/data/real-photos-unlabeled"
-    )
+    add_photo_arguments(parser)
     args = parser.parse_args()
-    labels = load_labels(args.labels)
-    tile_sets = load_tile_sets(beside(args.labels))
-    photos = [
-        (load_image(find_photo(label, args.photos)), tile_set_named(tile_sets, label.tile_set))
-        for label in labels
-    ]
+    labels, photos = labelled_photos(args.labels, args.photos)
     width = max(len(str(m)) for m in args.models)
     print("tiles: found and read right; photos: every tile right, nothing extra")
     print(f"{'':>{width}} | {'all':^23} | {'even photos':^31} | {'odd photos':^31}")
@@ -47,15 +41,7 @@ def main() -> int:
     for folder in args.models:
         reader = pipeline_module.load_pipeline(folder)
         reads = [reader.read(image, **facts.read_options).tiles for image, facts in photos]
-        every = Evaluation(
-            tuple(match_photo(label, t) for label, t in zip(labels, reads, strict=True))
-        )
-        right = sum(p.all_right for p in every.photos)
-        extra = sum(len(p.extra) for p in every.photos)
-        print(
-            f"{folder!s:>{width}} | {every.tile_accuracy:>7.1%} {right:>4}/{len(labels):<2} "
-            f"{extra:>7} | {halves(labels, reads)}"
-        )
+        print(f"{folder!s:>{width}} | {whole(labels, reads)} | {halves(labels, reads)}")
     return 0
 
 

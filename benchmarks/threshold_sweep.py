@@ -24,6 +24,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -32,7 +34,7 @@ from vision.detection import Detection  # noqa: E402
 from vision.evaluate import Evaluation, match_photo  # noqa: E402
 from vision.images import load_image  # noqa: E402
 from vision.labels import LabelledPhoto, find_photo, load_labels  # noqa: E402
-from vision.tile_sets import beside, load_tile_sets, tile_set_named  # noqa: E402
+from vision.tile_sets import TileSet, beside, load_tile_sets, tile_set_named  # noqa: E402
 
 THRESHOLDS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
 NEIGHBOUR_FLOORS = (None, 0.05, 0.04, 0.03, 0.02, 0.01)
@@ -41,10 +43,7 @@ READ_FLOORS = (0.0, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--labels", type=Path, default=ROOT / "datasets/real/labels")
-    parser.add_argument(
-        "--photos", type=Path, default=ROOT.parent / "shared/data/real-photos-unlabeled"
-    )
+    add_photo_arguments(parser)
     parser.add_argument("--models", type=Path, default=ROOT / "models")
     # A newly trained detector scores on its own scale: sweep lower than the shipped one's.
     parser.add_argument("--thresholds", type=float, nargs="+", default=THRESHOLDS)
@@ -58,16 +57,11 @@ def main() -> int:
     args = parser.parse_args()
     thresholds = sorted(args.thresholds)
     floors = (None, *args.floors) if args.floors else NEIGHBOUR_FLOORS
-    labels = load_labels(args.labels)
-    tile_sets = load_tile_sets(beside(args.labels))
+    labels, photos = labelled_photos(args.labels, args.photos)
     reader = pipeline_module.load_pipeline(args.models)
     shipped = reader.detect_confidence
     shipped_neighbour = reader.neighbour_confidence
     shipped_read_floor = getattr(reader, "min_read_confidence", None)
-    photos = [
-        (load_image(find_photo(label, args.photos)), tile_set_named(tile_sets, label.tile_set))
-        for label in labels
-    ]
 
     def read_all() -> list[tuple[Detection, ...]]:
         return [reader.read(image, **facts.read_options).tiles for image, facts in photos]
@@ -106,6 +100,36 @@ def main() -> int:
 
 
 HEAD = f"{'tiles':>7} {'photos':>7} {'recall':>7} {'precis.':>7}"
+
+
+def add_photo_arguments(parser: argparse.ArgumentParser) -> None:
+    """--labels and --photos, defaulting to the 30 labelled real photos."""
+    parser.add_argument("--labels", type=Path, default=ROOT / "datasets/real/labels")
+    parser.add_argument(
+        "--photos", type=Path, default=ROOT.parent / "shared/data/real-photos-unlabeled"
+    )
+
+
+def labelled_photos(
+    labels_dir: Path, photos_dir: Path
+) -> tuple[list[LabelledPhoto], list[tuple[np.ndarray, TileSet]]]:
+    """The labels, and each photo decoded with its tile set's facts (tile_sets.json beside the
+    labels, as ``tilescore evaluate`` reads them): ``reader.read(image, **facts.read_options)``."""
+    labels = load_labels(labels_dir)
+    tile_sets = load_tile_sets(beside(labels_dir))
+    photos = [
+        (load_image(find_photo(label, photos_dir)), tile_set_named(tile_sets, label.tile_set))
+        for label in labels
+    ]
+    return labels, photos
+
+
+def whole(labels: list[LabelledPhoto], reads: Sequence[Sequence[Detection]]) -> str:
+    """All the photos' tiles right, photos right and extra boxes, as one table cell."""
+    every = Evaluation(tuple(match_photo(label, t) for label, t in zip(labels, reads, strict=True)))
+    right = sum(p.all_right for p in every.photos)
+    extra = sum(len(p.extra) for p in every.photos)
+    return f"{every.tile_accuracy:>7.1%} {right:>4}/{len(labels):<2} {extra:>7}"
 
 
 def halves(labels: list[LabelledPhoto], reads: Sequence[Sequence[Detection]]) -> str:

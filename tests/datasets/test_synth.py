@@ -453,13 +453,20 @@ def test_a_real_share_outside_0_to_1_is_a_usage_error(capsys) -> None:  # type: 
     assert "'1.5' is not a share from 0 to 1" in capsys.readouterr().err
 
 
-def test_a_short_waisted_bone_is_an_outlined_8_barred_at_its_waist() -> None:
-    """The real photos' 9s: three rows of short outlined bones, each pinched at a bar."""
+def _waisted_ink(length: float) -> tuple[np.ndarray, list[int]]:
+    """A black waisted bone of ``length`` drawn upright at (30, 50) on a 60x100 face: where the
+    ink is, and how wide the inked part of each row is."""
     paper = (240, 240, 230)
     image = Image.new("RGB", (60, 100), paper)
-    faces._waisted_bone(ImageDraw.Draw(image), 30, 50, 40, (0, 0, 0), 15, paper)
+    faces._waisted_bone(ImageDraw.Draw(image), 30, 50, length, (0, 0, 0), 15, paper)
     ink = np.asarray(image)[:, :, 0] < 100
     width = [int(np.ptp(np.flatnonzero(row))) + 1 if row.any() else 0 for row in ink]
+    return ink, width
+
+
+def test_a_short_waisted_bone_is_an_outlined_8_barred_at_its_waist() -> None:
+    """The real photos' 9s: three rows of short outlined bones, each pinched at a bar."""
+    ink, width = _waisted_ink(length=40)
     assert width[50] < 0.75 * width[33]  # two lobes, pinched at the waist
     assert width[50] < 0.75 * width[66]
     assert ink[40, 26:35].sum() == 0  # an outline: light inside
@@ -469,11 +476,7 @@ def test_a_short_waisted_bone_is_an_outlined_8_barred_at_its_waist() -> None:
 
 def test_a_long_waisted_bone_has_flared_ends_a_thin_shaft_and_two_bars() -> None:
     """The real photos' 6s: two rows of long outlined bones."""
-    paper = (240, 240, 230)
-    image = Image.new("RGB", (60, 100), paper)
-    faces._waisted_bone(ImageDraw.Draw(image), 30, 50, 70, (0, 0, 0), 15, paper)
-    ink = np.asarray(image)[:, :, 0] < 100
-    width = [int(np.ptp(np.flatnonzero(row))) + 1 if row.any() else 0 for row in ink]
+    ink, width = _waisted_ink(length=70)
     assert width[18] > width[35] + 8  # the flared end, the shaft
     bars = [y for y in range(40, 60) if ink[y, 26:35].all()]
     assert bars and max(bars) - min(bars) >= 4  # two bars, apart
