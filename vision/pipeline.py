@@ -28,6 +28,7 @@ from vision.face_colour import (
     looks_white,
 )
 from vision.models import ModelClass, ModelInfo, OnnxModel, find_pair, load_info
+from vision.out_of_scale import out_of_scale
 from vision.set_counts import surplus_reads
 from vision.tile_sets import UNSAID_BACKS, Backs, plain_five
 from vision.weak_boxes import READ_AT_LEAST, beside_confident, inside_surer
@@ -75,6 +76,9 @@ class TilePipeline:
         # metadata's ``zoom_below``, from the sizes it learnt on. Without one, no second look.
         zoom_below = detector.info.metadata.get("zoom_below")
         self.zoom_below = float(zoom_below) if zoom_below else None
+        # Weak reads far bigger than the photo's tiles, or slivers at the frame's edge, are no
+        # tiles (vision/out_of_scale.py); off only to measure what the check takes.
+        self.judge_scale = True
         if classifier is not None:
             classes = classifier.info.classes
             codes = [c.code for c in classes]
@@ -259,6 +263,15 @@ class TilePipeline:
             np.array([tile.low_confidence for tile in kept]),
         )
         kept = [tile for tile, again in zip(kept, duplicate, strict=True) if not again]
+        if self.judge_scale and kept:
+            height, width = image.shape[:2]
+            outlier = out_of_scale(
+                np.array([tile.box for tile in kept]),
+                np.array([tile.low_confidence for tile in kept]),
+                width,
+                height,
+            )
+            kept = [tile for tile, drop in zip(kept, outlier, strict=True) if not drop]
         return self._fit_the_set(kept, read_from, probabilities)
 
     def _fit_the_set(
