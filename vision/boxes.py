@@ -128,7 +128,8 @@ def intersection_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Pairwise intersection over union of two sets of xyxy boxes."""
     inter = intersection_matrix(a, b)
-    return inter / np.maximum(areas(a)[:, None] + areas(b)[None, :] - inter, 1e-9)
+    iou: np.ndarray = inter / np.maximum(areas(a)[:, None] + areas(b)[None, :] - inter, 1e-9)
+    return iou
 
 
 def nms(boxes: np.ndarray, scores: np.ndarray, iou_threshold: float, max_boxes: int) -> np.ndarray:

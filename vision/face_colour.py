@@ -65,7 +65,8 @@ def face_white(face_crops: list[np.ndarray], other_crops: list[np.ndarray]) -> n
     of its tiles. None when there are no tiles at all.
     """
     if len(face_crops) >= MIN_FACES:
-        return np.median([_lightest(crop) for crop in face_crops], axis=0)
+        white: np.ndarray = np.median([_lightest(crop) for crop in face_crops], axis=0)
+        return white
     crops = face_crops + other_crops
     if not crops:
         return None
@@ -76,7 +77,10 @@ def face_white(face_crops: list[np.ndarray], other_crops: list[np.ndarray]) -> n
 def _lightest(crop: np.ndarray) -> np.ndarray:
     """The median Lab colour of a crop's lightest quarter."""
     pixels = _lab_pixels(crop)
-    return np.median(pixels[pixels[:, 0] >= np.percentile(pixels[:, 0], 75)], axis=0)
+    lightest: np.ndarray = np.median(
+        pixels[pixels[:, 0] >= np.percentile(pixels[:, 0], 75)], axis=0
+    )
+    return lightest
 
 
 def coloured_share(crop: np.ndarray, white: np.ndarray) -> tuple[float, float]:

@@ -58,14 +58,14 @@ def load_label(path: Path) -> LabelledPhoto:
                 raise LabelError(f"tile {number} has a bad box {entry['box']}")
             code = entry.get("code")
             if code == IGNORED_CODE:
-                ignored.append(box)  # type: ignore[arg-type]
+                ignored.append(box)
                 continue
             face_down = bool(entry.get("face_down", code is None))
             if code is not None:
                 code = tile_from_code(str(code)).code
             elif not face_down:
                 raise LabelError(f"tile {number} has no code and is not face down")
-            tiles.append(LabelledTile(code, box, face_down, bool(entry.get("rotated"))))  # type: ignore[arg-type]
+            tiles.append(LabelledTile(code, box, face_down, bool(entry.get("rotated"))))
         return LabelledPhoto(
             label_path=path,
             image=str(data.get("image") or path.stem),

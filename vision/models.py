@@ -94,7 +94,7 @@ class OnnxModel:
     """An onnxruntime session for one model, checked against its metadata and warmed up once."""
 
     def __init__(self, info: ModelInfo, threads: int | None = None) -> None:
-        import onnxruntime as ort
+        import onnxruntime as ort  # type: ignore[import-untyped]  # ships no stubs or py.typed
 
         options = ort.SessionOptions()
         if threads:
@@ -160,7 +160,8 @@ class OnnxModel:
         self.run(np.zeros((1, 3, height, width), np.float32))
 
     def run(self, batch: np.ndarray) -> np.ndarray:
-        return self.session.run(None, {self.input_name: batch})[0]
+        output: np.ndarray = self.session.run(None, {self.input_name: batch})[0]
+        return output
 
 
 def _embedded_names(session: object) -> list[str] | None:

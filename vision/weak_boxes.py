@@ -84,4 +84,5 @@ def _sizes(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _centre(boxes: np.ndarray, axis: int) -> np.ndarray:
-    return (boxes[:, axis] + boxes[:, axis + 2]) / 2
+    centre: np.ndarray = (boxes[:, axis] + boxes[:, axis + 2]) / 2
+    return centre

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from vision.layout import problems
 from vision.layout.assign import Assignment, assign
@@ -29,7 +29,7 @@ def reconstruct(
     """The best reading of a laid-down hand, with the problems found on the way; never raises
     for a strange layout. ``seat`` (the winner's wind) lets claimed melds name their source."""
     items = list(detections)
-    tiles = items if all(isinstance(t, LayoutTile) for t in items) else from_detections(items)
+    tiles = items if _all_layout(items) else from_detections(items)
     found: list[Problem] = []
     unreadable = [t for t in tiles if not t.face_down and t.tile is None]
     found += [problems.unreadable(t) for t in unreadable]
@@ -79,6 +79,13 @@ def reconstruct(
     )
 
 
+def _all_layout(
+    items: list[TileLike | Mapping[str, Any] | LayoutTile],
+) -> TypeGuard[list[LayoutTile]]:
+    """Whether the caller passed LayoutTiles already (they are used as they are)."""
+    return all(isinstance(t, LayoutTile) for t in items)
+
+
 def _attach(
     assignment: Assignment, overlaps: Sequence[Overlap]
 ) -> tuple[dict[int, LayoutTile], list[Problem]]:
@@ -110,7 +117,7 @@ def _pon_near(
     for i, run in enumerate(runs):
         if i in taken or len(run) != 3 or type_meld(run.tiles).type != "pon":
             continue
-        if run.tiles[0].tile is None or run.tiles[0].tile.plain != kind.plain:  # type: ignore[union-attr]
+        if run.tiles[0].tile is None or run.tiles[0].tile.plain != kind.plain:
             continue
         (x, y) = tile.centre
         near = min(math.hypot(x - t.centre[0], y - t.centre[1]) for t in run.tiles)

@@ -14,13 +14,20 @@ LOW_CONFIDENCE = 0.5
 
 
 class TileLike(Protocol):
-    """What reconstruction needs from a detection; ``vision.pipeline.Detection`` fits."""
+    """What reconstruction needs from a detection; ``vision.pipeline.Detection`` fits.
 
-    code: str | None
-    box: tuple[float, float, float, float]
-    confidence: float
-    face_down: bool
-    rotated: bool
+    Read-only properties, so frozen dataclasses (``Detection``, ``LayoutTile``) fit too."""
+
+    @property
+    def code(self) -> str | None: ...
+    @property
+    def box(self) -> tuple[float, float, float, float]: ...
+    @property
+    def confidence(self) -> float: ...
+    @property
+    def face_down(self) -> bool: ...
+    @property
+    def rotated(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -45,7 +52,8 @@ class LayoutTile:
     def size(self) -> float:
         """Square root of the box area: a scale that survives any rotation of the photo."""
         x1, y1, x2, y2 = self.box
-        return max(1e-6, abs(x2 - x1) * abs(y2 - y1)) ** 0.5
+        # float(): typeshed types float ** float as Any (a negative base gives a complex).
+        return float(max(1e-6, abs(x2 - x1) * abs(y2 - y1)) ** 0.5)
 
     @property
     def tile(self) -> Tile | None:

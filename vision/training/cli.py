@@ -10,10 +10,22 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TypedDict
 
 from scoring.errors import TilescoreError
 
-DEFAULTS = {
+
+class Defaults(TypedDict):
+    """What a model trains on when the command line does not say."""
+
+    data: str
+    imgsz: int
+    epochs: int
+    batch: int
+    name: str
+
+
+DEFAULTS: dict[str, Defaults] = {
     "detector": {
         "data": "datasets/build/synth/detect/data.yaml",
         "imgsz": 640,

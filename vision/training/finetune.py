@@ -564,11 +564,15 @@ def finetune(
     say(f"3/3 reading the {len(labelled.held_out)} held-out photos with both classifiers")
     scores = []
     for name, meta in (("current", current.classifier_meta), ("new", candidate[".json"])):
+
+        def tell(line: str, name: str = name) -> None:
+            say(f"\r    {name}: {line}")
+
         evaluation = evaluate(
             current.detector_meta,
             meta,
             labelled.held_out,
-            lambda line, name=name: say(f"\r    {name}: {line}"),
+            tell,
             settings.threads,
             labelled.labels_dir,
         )

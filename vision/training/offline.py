@@ -11,6 +11,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any, cast
 
 CONFIG_DIR = Path(
     os.environ.get("TILESCORE_YOLO_DIR", Path(tempfile.gettempdir()) / "tilescore-yolo")
@@ -59,7 +60,8 @@ def configure() -> Path:
         "vscode_msg": False,
         "openvino_msg": False,
     }
-    SETTINGS.update({k: v for k, v in wanted.items() if k in SETTINGS})
+    # SETTINGS is a dict subclass whose update() (it checks the keys and saves) has no annotations.
+    cast(dict[str, Any], SETTINGS).update({k: v for k, v in wanted.items() if k in SETTINGS})
     return CONFIG_DIR
 
 

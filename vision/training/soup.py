@@ -206,7 +206,7 @@ def _check_alike(models: tuple[Any, ...], settings: SoupSettings) -> None:
 
 
 def _validate(checkpoint: Path, data: Path, imgsz: int) -> Any:
-    from ultralytics import YOLO  # type: ignore[attr-defined]
+    from ultralytics.models import YOLO
 
     return YOLO(str(checkpoint)).val(
         data=str(data), imgsz=imgsz, batch=64, device="cpu", plots=False, verbose=False

@@ -63,7 +63,7 @@ def train(settings: TrainSettings, command: str) -> Path:
     # ultralytics rounds the input size up to a multiple of the network stride (32).
     settings = replace(settings, imgsz=-(-settings.imgsz // 32) * 32)
     import torch
-    from ultralytics import YOLO
+    from ultralytics.models import YOLO  # what ultralytics.YOLO lazily re-exports, typed
 
     torch.set_num_threads(max(1, torch.get_num_threads()))
     if settings.start_from is not None:
@@ -181,7 +181,7 @@ def export_onnx(
 ) -> tuple[Path, list[str]]:
     """Export a checkpoint as ``out_dir/NAME.onnx`` (opset 17; a classifier takes any batch);
     returns the file and the model's class names in order."""
-    from ultralytics import YOLO  # type: ignore[attr-defined]
+    from ultralytics.models import YOLO
 
     trained = YOLO(str(checkpoint))
     names = [trained.names[i] for i in range(len(trained.names))]
