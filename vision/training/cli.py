@@ -70,6 +70,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "detector, 0.0005 for a detector trained on from a checkpoint",
     )
     parser.add_argument(
+        "--no-mosaic",
+        dest="mosaic",
+        action="store_false",
+        help="detector: train on whole scenes, not mosaics of four (ultralytics' close_mosaic, "
+        "for a run that continues a checkpoint)",
+    )
+    parser.add_argument(
         "--out", "--models", dest="out", type=Path, default=Path("models"), help="model folder"
     )
     parser.add_argument("--name", help="model name (file names in --out)")
@@ -136,6 +143,8 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.resume_from is not None and not args.resume_from.exists():
         raise TilescoreError(f"checkpoint {str(args.resume_from)!r} not found")
+    if not args.mosaic and args.model != "detector":
+        raise TilescoreError("--no-mosaic is for the detector: the classifier learns on crops")
     from vision.training.train import TrainSettings, command_line, train
 
     settings = TrainSettings(
@@ -153,6 +162,7 @@ def run(args: argparse.Namespace) -> int:
         hours=args.hours,
         cache=args.cache,
         lr0=args.lr0,
+        mosaic=args.mosaic,
     )
     from vision.training.finetune import chatter_to_stderr
 

@@ -39,6 +39,10 @@ class TrainSettings:
     hours: float | None = None  # a time budget: ultralytics fits the epochs (and lr schedule) to it
     cache: bool = False  # decoded images in RAM: a GPU waits on JPEG decoding otherwise
     lr0: float | None = None  # the starting rate, in place of the task's default below
+    # The detector learns on mosaics of four scenes (more tiles a batch, more sizes); without, on
+    # whole scenes as a camera frames them, as ultralytics' close_mosaic does for a long run's
+    # last epochs. Short CPU runs never reach those epochs, so a run can ask for it.
+    mosaic: bool = True
 
 
 def _class_entry(task: str, name: str) -> dict[str, Any]:
@@ -72,6 +76,50 @@ def train(settings: TrainSettings, command: str) -> Path:
         model = YOLO("yolo11n-cls.yaml" if settings.task == "classify" else "yolo11n.yaml")
     run_dir = settings.out_dir / "runs"
     started = time.time()
+    options = train_options(settings, run_dir)
+    results = model.train(**options)
+    minutes = (time.time() - started) / 60
+    # With a time budget ultralytics picks the epoch count itself.
+    epochs_run = int(getattr(model.trainer, "epoch", settings.epochs - 1)) + 1
+    weights = run_dir / settings.name / "weights"
+    best = weights / "best.pt" if (weights / "best.pt").exists() else weights / "last.pt"
+    shipped_onnx, names = export_onnx(
+        best, settings.task, settings.imgsz, settings.out_dir, settings.name
+    )
+    # Both checkpoints ship: the detector's to continue training next session, the classifier's
+    # for `train classifier --from` (fine-tuning on a table's own photos starts from it).
+    _save_checkpoint(best, settings.out_dir / f"{settings.name}.pt")
+    metrics = _metrics(results, settings.task)
+    training = {
+        "data": str(settings.data),
+        "command": command,
+        "epochs": epochs_run,
+        "hours": settings.hours,
+        "imgsz": settings.imgsz,
+        "batch": settings.batch,
+        "device": settings.device,
+        "minutes": round(minutes, 1),
+        "started_from": str(settings.start_from) if settings.start_from else "scratch",
+        "lr0": options["lr0"],
+        **({"mosaic": settings.mosaic} if settings.task == "detect" else {}),
+        "ultralytics": _version("ultralytics"),
+    }
+    metadata = model_metadata(
+        settings.name,
+        settings.task,
+        shipped_onnx,
+        settings.imgsz,
+        names,
+        training,
+        {"synthetic_val": metrics},
+    )
+    meta_path = settings.out_dir / f"{settings.name}.json"
+    meta_path.write_text(json.dumps(metadata, indent=2, ensure_ascii=False) + "\n")
+    return meta_path
+
+
+def train_options(settings: TrainSettings, run_dir: Path) -> dict[str, Any]:
+    """The arguments ultralytics' ``train`` gets for these settings (augmentation, rate)."""
     options: dict[str, Any] = {
         "data": str(settings.data),
         "epochs": settings.epochs,
@@ -117,7 +165,7 @@ def train(settings: TrainSettings, command: str) -> Path:
             fliplr=0.5,
             flipud=0.5,
             degrees=10.0,
-            mosaic=1.0,
+            mosaic=1.0 if settings.mosaic else 0.0,
             close_mosaic=2,
             hsv_h=0.01,
             hsv_s=0.5,
@@ -136,44 +184,7 @@ def train(settings: TrainSettings, command: str) -> Path:
             options.update(warmup_epochs=0, lr0=0.0005)
     if settings.lr0 is not None:
         options["lr0"] = settings.lr0
-    results = model.train(**options)
-    minutes = (time.time() - started) / 60
-    # With a time budget ultralytics picks the epoch count itself.
-    epochs_run = int(getattr(model.trainer, "epoch", settings.epochs - 1)) + 1
-    weights = run_dir / settings.name / "weights"
-    best = weights / "best.pt" if (weights / "best.pt").exists() else weights / "last.pt"
-    shipped_onnx, names = export_onnx(
-        best, settings.task, settings.imgsz, settings.out_dir, settings.name
-    )
-    # Both checkpoints ship: the detector's to continue training next session, the classifier's
-    # for `train classifier --from` (fine-tuning on a table's own photos starts from it).
-    _save_checkpoint(best, settings.out_dir / f"{settings.name}.pt")
-    metrics = _metrics(results, settings.task)
-    training = {
-        "data": str(settings.data),
-        "command": command,
-        "epochs": epochs_run,
-        "hours": settings.hours,
-        "imgsz": settings.imgsz,
-        "batch": settings.batch,
-        "device": settings.device,
-        "minutes": round(minutes, 1),
-        "started_from": str(settings.start_from) if settings.start_from else "scratch",
-        "lr0": options["lr0"],
-        "ultralytics": _version("ultralytics"),
-    }
-    metadata = model_metadata(
-        settings.name,
-        settings.task,
-        shipped_onnx,
-        settings.imgsz,
-        names,
-        training,
-        {"synthetic_val": metrics},
-    )
-    meta_path = settings.out_dir / f"{settings.name}.json"
-    meta_path.write_text(json.dumps(metadata, indent=2, ensure_ascii=False) + "\n")
-    return meta_path
+    return options
 
 
 def export_onnx(

@@ -1,0 +1,50 @@
+"""What ultralytics is asked to train with: mosaics for the detector unless a run asks for whole
+scenes, the rate and warm-up of a run that continues a checkpoint, and the classifier's crops."""
+
+from pathlib import Path
+
+from tests.cli_run import tilescore
+from vision.training.train import TrainSettings, train_options
+
+
+def settings(task="detect", **changes):
+    base = {
+        "task": task,
+        "data": Path("data.yaml"),
+        "out_dir": Path("out"),
+        "name": "tile-detector",
+        "epochs": 3,
+        "imgsz": 640,
+        "batch": 16,
+        "device": "cpu",
+        "start_from": None,
+    }
+    return TrainSettings(**(base | changes))
+
+
+def test_the_detector_learns_on_mosaics_unless_the_run_asks_for_whole_scenes():
+    assert train_options(settings(), Path("runs"))["mosaic"] == 1.0
+    assert train_options(settings(mosaic=False), Path("runs"))["mosaic"] == 0.0
+
+
+def test_a_run_from_a_checkpoint_has_no_warm_up_and_its_own_rate_when_given():
+    resumed = train_options(settings(start_from=Path("det.pt")), Path("runs"))
+    assert (resumed["warmup_epochs"], resumed["lr0"]) == (0, 0.0005)
+    chosen = train_options(settings(start_from=Path("det.pt"), lr0=0.0002), Path("runs"))
+    assert chosen["lr0"] == 0.0002
+    assert train_options(settings(), Path("runs"))["lr0"] == 0.001
+
+
+def test_the_classifier_sees_its_crops_unmirrored_and_without_mosaics():
+    options = train_options(settings("classify", imgsz=64), Path("runs"))
+    assert (options["fliplr"], options["flipud"]) == (0.0, 0.0)
+    assert "mosaic" not in options
+    assert options["lr0"] == 0.002
+
+
+def test_no_mosaic_is_for_the_detector_only(tmp_path):
+    result = tilescore("train", "classifier", "--data", tmp_path, "--no-mosaic")
+    assert result.returncode == 2, result.stderr
+    assert (
+        result.stderr == "error: --no-mosaic is for the detector: the classifier learns on crops\n"
+    )
