@@ -21,8 +21,8 @@ from typing import Any
 import cv2
 
 from datasets.synth.build import CLASSIFIER_CLASSES, DETECTOR_CLASSES
+from vision.crops import crop_upright
 from vision.images import load_image
-from vision.pipeline import crop_upright
 
 CROP_SIZE = (64, 64)
 

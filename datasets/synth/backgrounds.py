@@ -30,7 +30,7 @@ def background(rng: random.Random, width: int, height: int) -> np.ndarray:
     if kind == "felt":
         texture = _noise(gen, width, height, 2) * 6 + _noise(gen, width, height, 40) * 8
     elif kind == "wood":
-        ys = np.linspace(0, rng.uniform(20, 60), height)[:, None]
+        ys: np.ndarray = np.linspace(0, rng.uniform(20, 60), height)[:, None]
         grain = (
             np.sin(ys + _noise(gen, width, height, 80) * 3) * 18 + _noise(gen, width, height, 3) * 5
         )
@@ -48,7 +48,8 @@ def background(rng: random.Random, width: int, height: int) -> np.ndarray:
             gen, width, height, 50
         ) * 15
     image = base[None, None, :] + texture[:, :, None]
-    return np.clip(image, 0, 255).astype(np.uint8)
+    result: np.ndarray = np.clip(image, 0, 255).astype(np.uint8)
+    return result
 
 
 # -- table surfaces for the close-up scenes: a square texture in table units, warped by the camera --
@@ -169,7 +170,7 @@ def clutter(canvas: np.ndarray, rng: random.Random, keep_out: tuple[int, int, in
             hand(canvas, rng, (x + w / 2, y + h / 2), rng.uniform(0.8, 1.2), rng.uniform(0, 6.3))
             continue
         if kind == "box":  # a black or brown box seen from above: dark inside, lighter rim
-            colour = rng.choice(((25, 25, 28), (60, 90, 130), (40, 40, 45)))
+            colour: tuple[int, ...] = rng.choice(((25, 25, 28), (60, 90, 130), (40, 40, 45)))
             cv2.rectangle(canvas, (x, y), (x + w, y + h), tuple(int(c * 1.8) for c in colour), -1)
             rim = max(4, w // 25)
             cv2.rectangle(canvas, (x + rim, y + rim), (x + w - rim, y + h - rim), colour, -1)

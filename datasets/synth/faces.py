@@ -91,8 +91,13 @@ def _load_font(path: str, size: int, index: int) -> ImageFont.FreeTypeFont:
 
 
 def _brushed(
-    image: Image.Image, xy: tuple[float, float], text: str, font, fill, rng: random.Random
-) -> None:  # type: ignore[no-untyped-def]
+    image: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    font: ImageFont.FreeTypeFont,
+    fill: tuple[int, int, int],
+    rng: random.Random,
+) -> None:
     """Text painted the way tile makers paint it: strokes thicker or thinner, the glyph leaning,
     squeezed or stretched a little, so one font gives many hands."""
     mask = Image.new("L", image.size, 0)
@@ -103,7 +108,7 @@ def _brushed(
         kernel = np.ones((abs(weight) + 1, abs(weight) + 1), np.uint8)
         ink = cv2.dilate(ink, kernel) if weight > 0 else cv2.erode(ink, kernel)
     w, h = image.size
-    turn = cv2.getRotationMatrix2D(xy, rng.uniform(-8, 8), 1.0)
+    turn: np.ndarray = cv2.getRotationMatrix2D(xy, rng.uniform(-8, 8), 1.0)
     turn[0, :2] *= rng.uniform(0.85, 1.12)  # squeeze or stretch across
     turn[0, 1] += rng.uniform(-0.15, 0.15)  # lean
     turn[0, 2] = xy[0] - turn[0, 0] * xy[0] - turn[0, 1] * xy[1]  # the glyph keeps its centre
@@ -612,12 +617,12 @@ def _fluffy_faces(root: Path) -> dict[str, list[np.ndarray]]:
 
 def _over(base: np.ndarray, art: np.ndarray) -> np.ndarray:
     """Art with alpha over a face with alpha, flattened onto ivory; trimmed to the face."""
-    canvas = np.full(base.shape[:2] + (3,), 240, np.uint8)
+    canvas: np.ndarray = np.full(base.shape[:2] + (3,), 240, np.uint8)
     for layer in (base, cv2.resize(art, (base.shape[1], base.shape[0]))):
         alpha = layer[:, :, 3:4].astype(np.float32) / 255 if layer.shape[2] == 4 else 1.0
         canvas = (canvas * (1 - alpha) + layer[:, :, :3] * alpha).astype(np.uint8)
     ys, xs = np.nonzero(base[:, :, 3] > 10) if base.shape[2] == 4 else (None, None)
-    if ys is not None and len(ys):
+    if ys is not None and xs is not None and len(ys):
         canvas = canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
     return cv2.resize(canvas, FACE_SIZE, interpolation=cv2.INTER_AREA)
 

@@ -59,7 +59,8 @@ class PlacedTile:
         top = (self.face_quad[0] + self.face_quad[1]) / 2
         bottom = (self.face_quad[3] + self.face_quad[2]) / 2
         dx, dy = bottom - top
-        return abs(dx) > abs(dy)
+        rotated: bool = abs(dx) > abs(dy)
+        return rotated
 
     def detector_class(self) -> int:
         if self.piece:
@@ -157,7 +158,8 @@ def _paste(
 def _apply(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
     homogeneous = np.hstack([points, np.ones((len(points), 1), np.float32)])
     out = homogeneous @ matrix.T
-    return (out[:, :2] / out[:, 2:3]).astype(np.float32)
+    result: np.ndarray = (out[:, :2] / out[:, 2:3]).astype(np.float32)
+    return result
 
 
 class SceneMaker:
@@ -194,7 +196,19 @@ class SceneMaker:
         return image, placed
 
     # -- layouts -----------------------------------------------------------------------------
-    def _place(self, canvas, rng, placed, code, center, angle, tw, back, down=False, thick=None):  # type: ignore[no-untyped-def]
+    def _place(
+        self,
+        canvas: np.ndarray,
+        rng: random.Random,
+        placed: list[PlacedTile],
+        code: str | None,
+        center: tuple[float, float],
+        angle: float,
+        tw: int,
+        back: tuple[int, int, int],
+        down: bool = False,
+        thick: bool | None = None,
+    ) -> None:
         """``thick``: the deep two-layer bodies of the sets in real photos (the shipped example
         photos keep the thin ones)."""
         face = self.faces.face(code, rng) if code else np.zeros((4, 3, 3), np.uint8)
@@ -361,7 +375,8 @@ def _overlap(a: np.ndarray, b: np.ndarray, share: float = 0.0) -> bool:
     if iw <= 0 or ih <= 0:
         return False
     smaller = min((ax2 - ax1) * (ay2 - ay1), (bx2 - bx1) * (by2 - by1))
-    return iw * ih > share * smaller
+    overlapping: bool = iw * ih > share * smaller
+    return overlapping
 
 
 def _inside(tile: PlacedTile, width: int, height: int) -> bool:
@@ -375,14 +390,14 @@ def _inside(tile: PlacedTile, width: int, height: int) -> bool:
 def _light(image: np.ndarray, rng: random.Random) -> np.ndarray:
     """Uneven light, a shadow, glare, blur, noise: what a real camera adds."""
     h, w = image.shape[:2]
-    out = image.astype(np.float32)
+    out: np.ndarray = image.astype(np.float32)
     gx, gy = np.meshgrid(np.linspace(-1, 1, w), np.linspace(-1, 1, h))
     a, b = rng.uniform(-0.35, 0.35), rng.uniform(-0.35, 0.35)
     out *= (1 + a * gx + b * gy)[:, :, None] * rng.uniform(0.7, 1.25)
     tint = np.array([rng.uniform(0.88, 1.1) for _ in range(3)], np.float32)
     out *= tint
     if rng.random() < 0.4:  # a soft shadow (a hand, a phone)
-        mask = np.zeros((h, w), np.float32)
+        mask: np.ndarray = np.zeros((h, w), np.float32)
         cv2.ellipse(
             mask,
             (rng.randrange(w), rng.randrange(h)),
@@ -456,10 +471,12 @@ class _Body:
     layer: int = 0
 
     def point(self, a: float, b: float, c: float) -> np.ndarray:
-        return self.center + self.axes @ np.array((a, b, c))
+        result: np.ndarray = self.center + self.axes @ np.array((a, b, c))
+        return result
 
     def points(self, local: np.ndarray) -> np.ndarray:
-        return self.center[None, :] + local @ self.axes.T
+        result: np.ndarray = self.center[None, :] + local @ self.axes.T
+        return result
 
     def footprint(self) -> np.ndarray:
         w, h, d = self.size
@@ -471,8 +488,15 @@ class _Body:
 
 class _Camera:
     def __init__(
-        self, rng: random.Random, size: tuple[int, int], f: float, target, distance, tilt, azimuth
-    ) -> None:  # type: ignore[no-untyped-def]
+        self,
+        rng: random.Random,
+        size: tuple[int, int],
+        f: float,
+        target: tuple[float, float, float] | np.ndarray,
+        distance: float,
+        tilt: float,
+        azimuth: float,
+    ) -> None:
         self.size = size
         self.f = f
         a = np.array((math.cos(azimuth), math.sin(azimuth), 0.0))
@@ -494,13 +518,15 @@ class _Camera:
         cam = (points - self.position) @ self.rotation.T
         z = np.maximum(cam[:, 2:3], 1e-3)
         centre = np.array(self.size, np.float64) / 2
-        return cam[:, :2] / z * self.f + centre
+        result: np.ndarray = cam[:, :2] / z * self.f + centre
+        return result
 
     def table_homography(self) -> np.ndarray:
         """Table plane (x, y, 1) to image pixels."""
         k = np.array([[self.f, 0, self.size[0] / 2], [0, self.f, self.size[1] / 2], [0, 0, 1]])
         r = self.rotation
-        return k @ np.column_stack([r[:, 0], r[:, 1], -r @ self.position])
+        result: np.ndarray = k @ np.column_stack([r[:, 0], r[:, 1], -r @ self.position])
+        return result
 
     def sees(self, point: np.ndarray, normal: np.ndarray) -> float:
         """Cosine between a surface normal and the direction to the camera."""
@@ -595,7 +621,8 @@ class _HeightMap:
         if found is None:
             return None
         mask, roi = found
-        return self.grid[roi][mask]
+        result: np.ndarray = self.grid[roi][mask]
+        return result
 
     def put(self, body: _Body) -> None:
         found = self._mask(body)
@@ -811,7 +838,7 @@ class _Close:
         yaw: float = 0.0,
         stand: bool = False,
         sideways: int = -1,
-    ) -> float:  # type: ignore[no-untyped-def]
+    ) -> float:
         """Tiles side by side along ``yaw`` (faces toward -y turned by yaw); returns the length."""
         rng = self.rng
         w, h, d = self.size
@@ -1012,8 +1039,8 @@ class _Close:
             base = camera.project(corners * (1, 1, 0)) / small
             cv2.fillConvexPoly(contact, cv2.convexHull(np.round(base).astype(np.int32)), 1.0)
         tile_px = camera.f * self.size[0] / np.linalg.norm(camera.position) / small
-        cast = cv2.GaussianBlur(cast, (0, 0), max(1.0, tile_px * rng.uniform(0.1, 0.35)))
-        contact = cv2.GaussianBlur(contact, (0, 0), max(0.8, tile_px * 0.06))
+        cast = cv2.GaussianBlur(cast, (0, 0), max(1.0, float(tile_px * rng.uniform(0.1, 0.35))))
+        contact = cv2.GaussianBlur(contact, (0, 0), max(0.8, float(tile_px * 0.06)))
         dark = np.clip(cast * rng.uniform(0.25, 0.55) + contact * 0.3, 0, 0.8)
         dark = cv2.resize(dark, (w, h), interpolation=cv2.INTER_LINEAR)
         image[:] = (image * (1 - dark[:, :, None])).astype(np.uint8)
@@ -1033,7 +1060,7 @@ def _finish(image: np.ndarray, rng: random.Random) -> np.ndarray:
     image = np.clip(out, 0, 255).astype(np.uint8)
     if rng.random() < 0.25:
         length = rng.randint(3, 9)
-        kernel = np.zeros((length, length), np.float32)
+        kernel: np.ndarray = np.zeros((length, length), np.float32)
         kernel[length // 2, :] = 1 / length
         rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
         kernel = cv2.warpAffine(kernel, rot, (length, length))

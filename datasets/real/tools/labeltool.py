@@ -30,7 +30,9 @@ import json
 import re
 import sys
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -39,6 +41,9 @@ REPO = Path(__file__).resolve().parents[3]
 PHOTOS = REPO.parent / "shared" / "data" / "real-photos-unlabeled"
 LABELS = REPO / "datasets" / "real" / "labels"
 TILE_SET = "chinese-american-1"
+
+# One tile of a spec: code, box (x1, y1, x2, y2 in original pixels), rotated.
+SpecTile = tuple[str, list[int], bool]
 
 sys.path.insert(0, str(REPO))
 
@@ -50,8 +55,9 @@ def load(name: str, photos: Path) -> np.ndarray:
     return img
 
 
-def parse_spec(path: Path):
-    tiles, notes = [], []
+def parse_spec(path: Path) -> tuple[list[SpecTile], str]:
+    tiles: list[SpecTile] = []
+    notes: list[str] = []
     ox, oy, sc = 0.0, 0.0, 1.0
     for raw in Path(path).read_text().splitlines():
         if raw.startswith("@"):
@@ -80,14 +86,14 @@ def parse_spec(path: Path):
     return tiles, " ".join(notes)
 
 
-def write_spec(path: Path, boxes) -> None:
+def write_spec(path: Path, boxes: Iterable[tuple[str, Sequence[int], bool]]) -> None:
     with open(path, "w") as f:
         for code, (x1, y1, x2, y2), rot in boxes:
             f.write(f"{code} {x1} {y1} {x2} {y2}{' r' if rot else ''}\n")
 
 
 # ---------------------------------------------------------------- proposals
-def propose(img: np.ndarray, min_area_frac: float = 0.0004):
+def propose(img: np.ndarray, min_area_frac: float = 0.0004) -> list[SpecTile]:
     h, w = img.shape[:2]
     scale = 768 / max(h, w)
     small = cv2.resize(img, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA)
@@ -98,9 +104,9 @@ def propose(img: np.ndarray, min_area_frac: float = 0.0004):
     white = (ss < 45) & (vv > 170) & (vv > blur + 12)
     # backs: saturated yellow/orange
     yellow = (hh >= 15) & (hh <= 32) & (ss > 110) & (vv > 140)
-    out = []
+    out: list[SpecTile] = []
     for mask, kind in ((white, "?"), (yellow, "b")):
-        m = mask.astype(np.uint8) * 255
+        m: np.ndarray = mask.astype(np.uint8) * 255
         m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         n, _lab, st, _ = cv2.connectedComponentsWithStats(m)
@@ -125,7 +131,9 @@ def propose(img: np.ndarray, min_area_frac: float = 0.0004):
     return out
 
 
-def snap_box(gray_grad, box, search=0.08):
+def snap_box(
+    gray_grad: tuple[np.ndarray, np.ndarray], box: Sequence[int], search: float = 0.08
+) -> list[int]:
     """Move each edge of a rough box to the outermost strong intensity edge nearby."""
     gx, gy = gray_grad
     h, w = gx.shape
@@ -155,21 +163,26 @@ def snap_box(gray_grad, box, search=0.08):
     return [int(v) for v in out]
 
 
-def gradients(img):
+def gradients(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     g = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), 1.5).astype(np.float32)
     return np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)), np.abs(
         cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
     )
 
 
-def row_boxes(x1, y1, x2, y2, n):
+def row_boxes(x1: int, y1: int, x2: int, y2: int, n: int) -> list[list[int]]:
     return [
         [int(x1 + (x2 - x1) * i / n), y1, int(x1 + (x2 - x1) * (i + 1) / n), y2] for i in range(n)
     ]
 
 
 # ---------------------------------------------------------------- drawing
-def overview(img, tiles, width=1400, labels=True):
+def overview(
+    img: np.ndarray,
+    tiles: Sequence[tuple[str, Sequence[int], bool]],
+    width: int = 1400,
+    labels: bool = True,
+) -> np.ndarray:
     h, w = img.shape[:2]
     s = width / max(h, w)
     o = cv2.resize(img, (int(w * s), int(h * s)), interpolation=cv2.INTER_AREA)
@@ -188,8 +201,14 @@ def overview(img, tiles, width=1400, labels=True):
     return o
 
 
-def sheet(img, tiles, cell=170, cols=6, numbered=True):
-    cells = []
+def sheet(
+    img: np.ndarray,
+    tiles: Sequence[tuple[str, Sequence[int], bool]],
+    cell: int = 170,
+    cols: int = 6,
+    numbered: bool = True,
+) -> np.ndarray:
+    cells: list[np.ndarray] = []
     h, w = img.shape[:2]
     for i, (code, b, rot) in enumerate(tiles):
         x1, y1, x2, y2 = b
@@ -209,7 +228,7 @@ def sheet(img, tiles, cell=170, cols=6, numbered=True):
     return np.vstack(rows) if rows else np.zeros((10, 10, 3), np.uint8)
 
 
-def grid(img, width=1400, step=100):
+def grid(img: np.ndarray, width: int = 1400, step: int = 100) -> np.ndarray:
     h, w = img.shape[:2]
     s = width / max(h, w)
     o = cv2.resize(img, (int(w * s), int(h * s)), interpolation=cv2.INTER_AREA)
@@ -226,20 +245,25 @@ def grid(img, width=1400, step=100):
     return o
 
 
-def compile_spec(name, spec, photos):
+def compile_spec(name: str, spec: Path, photos: Path) -> dict[str, Any]:
     from scoring.tiles import tile_from_code  # validates codes
 
     img = load(name, photos)
     h, w = img.shape[:2]
     tiles, notes = parse_spec(spec)
-    out = []
+    out: list[dict[str, Any]] = []
     for code, (x1, y1, x2, y2), rot in tiles:
         if code == "?":
             raise SystemExit(f"unread tile at {[x1, y1, x2, y2]}")
         x1, x2 = sorted((max(0, x1), min(w, x2)))
         y1, y2 = sorted((max(0, y1), min(h, y2)))
         if code == "b":
-            entry = {"code": None, "box": [x1, y1, x2, y2], "face_down": True, "rotated": rot}
+            entry: dict[str, Any] = {
+                "code": None,
+                "box": [x1, y1, x2, y2],
+                "face_down": True,
+                "rotated": rot,
+            }
         else:
             if code != "other":
                 tile_from_code(code)
@@ -247,7 +271,13 @@ def compile_spec(name, spec, photos):
                     raise SystemExit(f"code {code!r} is not one of the 59 kinds of this set")
             entry = {"code": code, "box": [x1, y1, x2, y2], "face_down": False, "rotated": rot}
         out.append(entry)
-    label = {"image": f"{name}.jpg", "width": w, "height": h, "tile_set": TILE_SET, "tiles": out}
+    label: dict[str, Any] = {
+        "image": f"{name}.jpg",
+        "width": w,
+        "height": h,
+        "tile_set": TILE_SET,
+        "tiles": out,
+    }
     if notes:
         label["notes"] = notes
     LABELS.mkdir(parents=True, exist_ok=True)
@@ -255,12 +285,12 @@ def compile_spec(name, spec, photos):
     return label
 
 
-def label_tiles(name):
+def label_tiles(name: str) -> list[SpecTile]:
     lab = json.loads((LABELS / f"{name}.json").read_text())
     return [("b" if t["face_down"] else t["code"], t["box"], t["rotated"]) for t in lab["tiles"]]
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -277,14 +307,15 @@ def main(argv=None):
     a.out.mkdir(parents=True, exist_ok=True)
     name = a.name[:-4] if a.name and a.name.endswith(".jpg") else a.name
     if a.cmd == "stats":
-        c, n = Counter(), 0
-        for p in sorted(LABELS.glob("*.json")):
-            lab = json.loads(p.read_text())
+        counts: Counter[str] = Counter()
+        n = 0
+        for label_path in sorted(LABELS.glob("*.json")):
+            lab = json.loads(label_path.read_text())
             n += 1
             for t in lab["tiles"]:
-                c["back" if t["face_down"] else t["code"]] += 1
-        print(f"{n} photos, {sum(c.values())} tiles")
-        for k, v in sorted(c.items()):
+                counts["back" if t["face_down"] else t["code"]] += 1
+        print(f"{n} photos, {sum(counts.values())} tiles")
+        for k, v in sorted(counts.items()):
             print(k, v)
         return 0
     img = load(name, a.photos)
