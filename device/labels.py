@@ -49,7 +49,8 @@ class LabelStore:
         data: dict[str, Any] = json.loads(path.read_text("utf-8"))
         return data
 
-    def save(self, name: str, label: dict[str, Any]) -> dict[str, Any]:
+    def save(self, name: str, label: Any) -> dict[str, Any]:
+        """Validate what a client sent (anything JSON) and write it; returns the clean label."""
         clean = validate_label(name, label)
         write_json_atomically(self.label_path(name), clean)
         return clean

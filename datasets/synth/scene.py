@@ -424,7 +424,8 @@ def _light(image: np.ndarray, rng: random.Random) -> np.ndarray:
         out = np.clip(out + noise, 0, 255).astype(np.uint8)
     quality = rng.randint(45, 95)
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    return out if decoded is None else decoded
 
 
 # -- close-ups in 3D: thick two-layer tile bodies on a table, seen by a pinhole camera --------------

@@ -28,7 +28,7 @@ from device.app.still import StillWatch, not_a_win, same_layout
 from device.camera import CameraError, CameraSource, open_camera
 from device.store import SEATS, Store
 from scoring.errors import TilescoreError
-from scoring.tiles import ALL_TILES
+from scoring.tiles import ALL_TILES, tile_from_code
 from vision.tile_sets import UNSAID_BACKS, Backs
 
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
@@ -466,7 +466,7 @@ def create_app(
                     reading = _keep_manual_win(reading, hand)
                 _save_label(hand_id, hand, detections, (width, height))
             if "win_tile" in given:
-                reading["win_tile"] = service.tile_from_code(str(given["win_tile"])).code
+                reading["win_tile"] = tile_from_code(str(given["win_tile"])).code
                 # Which box the player tapped, so the display marks that one as the winning tile.
                 if isinstance(given.get("win_index"), int):
                     reading["win_index"] = given["win_index"]
@@ -491,9 +491,10 @@ def create_app(
                 reading["win_index"] = manual[-1]["win_index"]
         return reading
 
-    def _checked_context(given: Any) -> dict[str, Any]:
-        if not isinstance(given, dict):
+    def _checked_context(sent: Any) -> dict[str, Any]:
+        if not isinstance(sent, dict):
             raise TilescoreError("context must be a JSON object")
+        given: dict[str, Any] = sent
         unknown = set(given) - set(service.CONTEXT_KEYS)
         if unknown:
             raise TilescoreError(f"unknown context key {sorted(unknown)[0]!r}")

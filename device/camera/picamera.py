@@ -44,7 +44,8 @@ class PiCamera:
             yuv = self.camera.capture_array("lores")
         except RuntimeError as error:
             raise CameraError(f"Pi camera failed: {error}") from None
-        return cv2.cvtColor(yuv, cv2.COLOR_YUV420p2BGR)
+        bgr: np.ndarray = cv2.cvtColor(yuv, cv2.COLOR_YUV420p2BGR)
+        return bgr
 
     def capture(self) -> np.ndarray:
         try:

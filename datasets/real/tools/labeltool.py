@@ -381,7 +381,8 @@ def main(argv: list[str] | None = None) -> int:
             p = body.split()
             if p and p[0] == "row":
                 codes = p[1].split(",")
-                for code, b in zip(codes, row_boxes(*map(int, p[2:6]), len(codes)), strict=False):
+                x1, y1, x2, y2 = (int(v) for v in p[2:6])
+                for code, b in zip(codes, row_boxes(x1, y1, x2, y2, len(codes)), strict=False):
                     rot = code.endswith("^")
                     code = code.rstrip("^")
                     nb = snap_box(grads, b)
