@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.boxes import areas
+
 OVERSIZE = 4.0  # twice as wide and twice as tall as the photo's median tile
 CUT_OFF = 0.5  # under half a tile's area showing, at the edge
 EDGE = 4.0  # pixels from the frame's border: the box touches the edge
@@ -30,7 +32,7 @@ def out_of_scale(boxes: np.ndarray, weak: np.ndarray, width: int, height: int) -
     boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
     if len(boxes) < MIN_READS:
         return np.zeros(len(boxes), bool)
-    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    area = areas(boxes)
     scale = area / max(float(np.median(area)), 1e-9)
     at_edge = (
         (boxes[:, 0] <= EDGE)

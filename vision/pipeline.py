@@ -257,21 +257,15 @@ class TilePipeline:
         ]
         if not kept:
             return kept
-        duplicate = inside_surer(
-            np.array([tile.box for tile in kept]),
-            np.array([tile.confidence for tile in kept]),
-            np.array([tile.low_confidence for tile in kept]),
-        )
-        kept = [tile for tile, again in zip(kept, duplicate, strict=True) if not again]
-        if self.judge_scale and kept:
+        boxes_kept = np.array([tile.box for tile in kept])
+        weak = np.array([tile.low_confidence for tile in kept])
+        dropped = inside_surer(boxes_kept, np.array([tile.confidence for tile in kept]), weak)
+        if self.judge_scale:
+            # The median tile is taken over the tiles left, not over pieces of them seen again.
             height, width = image.shape[:2]
-            outlier = out_of_scale(
-                np.array([tile.box for tile in kept]),
-                np.array([tile.low_confidence for tile in kept]),
-                width,
-                height,
-            )
-            kept = [tile for tile, drop in zip(kept, outlier, strict=True) if not drop]
+            left = ~dropped
+            dropped[left] = out_of_scale(boxes_kept[left], weak[left], width, height)
+        kept = [tile for tile, drop in zip(kept, dropped, strict=True) if not drop]
         return self._fit_the_set(kept, read_from, probabilities)
 
     def _fit_the_set(
