@@ -1,4 +1,5 @@
-"""The second look: tiles small in the detector's input are found again in an enlarged part."""
+"""The second look: tiles small in the detector's input are found again in an enlarged part;
+the step back: a tile filling the photo is found again in the photo shrunk."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import cv2
 import numpy as np
 
 from tests.cli_run import REPO
+from vision.boxes import iou_matrix
 from vision.pipeline import load_pipeline, zoom_region
 
 PHOTOS = REPO / "examples" / "photos"
@@ -73,4 +75,42 @@ def test_a_far_away_hand_is_read_whole_with_the_second_look(monkeypatch) -> None
     monkeypatch.setattr(pipeline, "zoom_below", None)  # a detector whose metadata names none
     passes.clear()
     pipeline.read(table)
+    assert len(passes) == 1
+
+
+def _close_up(code: str) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """One tile of the shipped example hand, a quarter of a tile's margin round it, enlarged to a
+    1400-pixel-high photo (a tile photographed from a hand's breadth), and its box there."""
+    photo = cv2.imread(str(PHOTOS / "taiwan-pinghu.jpg"))
+    expected = json.loads((PHOTOS / "taiwan-pinghu.json").read_text())
+    x1, y1, x2, y2 = next(t["box"] for t in expected["tiles"] if t["code"] == code)
+    margin_x, margin_y = (x2 - x1) / 4, (y2 - y1) / 4
+    left, top = int(x1 - margin_x), int(y1 - margin_y)
+    crop = photo[top : int(y2 + margin_y), left : int(x2 + margin_x)]
+    scale = 1400 / crop.shape[0]
+    big = cv2.resize(crop, (round(crop.shape[1] * scale), 1400), interpolation=cv2.INTER_CUBIC)
+    box = ((x1 - left) * scale, (y1 - top) * scale, (x2 - left) * scale, (y2 - top) * scale)
+    return big, box
+
+
+def test_a_tile_filling_the_photo_is_read_from_a_step_back(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    photo, box = _close_up("4m")
+    pipeline = load_pipeline(REPO / "models", threads=1)
+    passes: list[int] = []
+    run = pipeline.detector.run
+    monkeypatch.setattr(pipeline.detector, "run", lambda batch: passes.append(1) or run(batch))
+    tiles = pipeline.read(photo).tiles
+    assert len(passes) == 2  # the first look found fewer than STEP_BACK_FEWER tiles
+    assert [t.code for t in tiles] == ["4m"]
+    # The box is mapped back from the shrunk canvas to the photo's own pixels.
+    assert iou_matrix(np.array([tiles[0].box]), np.array([box]))[0, 0] > 0.7
+
+
+def test_a_photo_of_many_tiles_takes_no_step_back(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    photo = cv2.imread(str(PHOTOS / "taiwan-pinghu.jpg"))
+    pipeline = load_pipeline(REPO / "models", threads=1)
+    passes: list[int] = []
+    run = pipeline.detector.run
+    monkeypatch.setattr(pipeline.detector, "run", lambda batch: passes.append(1) or run(batch))
+    pipeline.read(photo)
     assert len(passes) == 1
