@@ -7,7 +7,7 @@ import numpy as np
 
 from tests.vision.onnx_fixtures import CLASSIFIER_NAMES
 from tests.vision.scene import colour_pair, painted_photo
-from vision.pipeline import load_pipeline
+from vision.pipeline import SURE_BOX, SURE_BOX_MIN_READ, load_pipeline
 from vision.weak_boxes import beside_confident, inside_surer
 
 RED, GREEN, BLUE = (200, 0, 0), (0, 200, 0), (0, 0, 200)
@@ -90,16 +90,33 @@ def test_the_pipeline_drops_a_weak_read_inside_a_surer_tile(tmp_path):
     ]
 
 
-def test_a_sure_box_read_as_no_tile_in_particular_is_dropped_when_the_classifier_says_so(
-    tmp_path,
-):
-    unsure_tile = (CONFIDENT_B[0], 0.9, UNSURE)  # a sure box the classifier cannot name
+def test_a_box_read_as_no_tile_in_particular_is_dropped_when_the_classifier_says_so(tmp_path):
+    unsure_tile = (CONFIDENT_B[0], 0.3, UNSURE)  # over the threshold, under SURE_BOX
     tiles = (CONFIDENT_A, unsure_tile)
     without = load_pipeline(models(tmp_path / "off", tiles, None)).read(painted_photo(tiles)).tiles
     assert len(without) == 2 and without[1].low_confidence
     assert 0.3 < without[1].classifier_confidence < 0.4
-    folder = models(tmp_path / "on", tiles, None)
+    kept = load_pipeline(asking(models(tmp_path / "on", tiles, None), 0.5))
+    assert [
+        (t.code, tuple(round(v) for v in t.box)) for t in kept.read(painted_photo(tiles)).tiles
+    ] == [("1m", CONFIDENT_A[0])]
+
+
+def test_a_box_the_detector_is_sure_of_needs_less_of_the_classifier(tmp_path):
+    sure_box = (CONFIDENT_B[0], SURE_BOX, UNSURE)  # read at about a third
+    tiles = (CONFIDENT_A, sure_box)
+    reader = load_pipeline(asking(models(tmp_path / "sure", tiles, None), 0.5))
+    found = reader.read(painted_photo(tiles)).tiles
+    assert [(t.code, tuple(round(v) for v in t.box)) for t in found][0] == ("1m", CONFIDENT_A[0])
+    assert len(found) == 2 and found[1].low_confidence  # kept, for a person to confirm
+    assert SURE_BOX_MIN_READ < found[1].classifier_confidence < 0.5
+    # A metadata floor already under SURE_BOX_MIN_READ is not raised.
+    low_floor = load_pipeline(asking(models(tmp_path / "low", tiles, None), 0.1))
+    assert len(low_floor.read(painted_photo(tiles)).tiles) == 2
+
+
+def asking(folder, floor):
+    """The model folder with its classifier's ``min_read_confidence`` set to ``floor``."""
     meta = folder / "cls.json"
-    meta.write_text(json.dumps({**json.loads(meta.read_text()), "min_read_confidence": 0.5}))
-    kept = load_pipeline(folder).read(painted_photo(tiles)).tiles
-    assert [(t.code, tuple(round(v) for v in t.box)) for t in kept] == [("1m", CONFIDENT_A[0])]
+    meta.write_text(json.dumps({**json.loads(meta.read_text()), "min_read_confidence": floor}))
+    return folder
