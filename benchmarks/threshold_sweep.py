@@ -37,7 +37,7 @@ from vision.labels import LabelledPhoto, find_photo, load_labels  # noqa: E402
 from vision.tile_sets import TileSet, beside, load_tile_sets, tile_set_named  # noqa: E402
 
 THRESHOLDS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
-NEIGHBOUR_FLOORS = (None, 0.05, 0.04, 0.03, 0.02, 0.01)
+NEIGHBOUR_FLOORS = (None, 0.05, 0.03, 0.01, 0.005, 0.002, 0.001, 0.0003)
 READ_FLOORS = (0.0, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 
 
