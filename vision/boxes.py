@@ -148,3 +148,12 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou_threshold: float, max_boxes: 
         overlaps = iou_matrix(boxes[best : best + 1], boxes[order[1:]])[0]
         order = order[1:][overlaps <= iou_threshold]
     return np.array(keep, dtype=np.int64)
+
+
+def grown(
+    box: tuple[float, float, float, float], share: float
+) -> tuple[float, float, float, float]:
+    """The box ``share`` of its width and height larger on each side."""
+    x1, y1, x2, y2 = box
+    dx, dy = (x2 - x1) * share, (y2 - y1) * share
+    return x1 - dx, y1 - dy, x2 + dx, y2 + dy

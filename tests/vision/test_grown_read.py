@@ -6,7 +6,8 @@ import numpy as np
 from tests.vision.onnx_fixtures import CLASSIFIER_NAMES
 from tests.vision.scene import colour_pair
 from vision import pipeline as pipeline_module
-from vision.pipeline import grown, load_pipeline
+from vision.boxes import grown
+from vision.pipeline import load_pipeline
 
 RED = (200, 30, 30)  # 5m to the colour classifier
 NOT_A_TILE = (90, 60, 30)
