@@ -2,7 +2,7 @@
 
     PYTHONPATH=. python benchmarks/threshold_sweep.py [--labels datasets/real/labels]
         [--photos ../shared/data/real-photos-unlabeled] [--models models]
-        [--thresholds 0.02 0.05 ...] [--floors 0.03 0.01 ...]
+        [--thresholds 0.02 0.05 ...] [--floors 0.03 0.01 ...] [--zoom-sizes 34 52 ...]
 
 Each photo is read once with a low detector threshold; every threshold in the table is then
 applied to those reads (exact: a box below a threshold can only suppress boxes below it too, so
@@ -13,8 +13,10 @@ beside the labels, as ``tilescore evaluate`` reads them.
 
 A second table holds the threshold and tries floors for weak boxes beside a confident tile
 (the detector's ``neighbour_confidence``, vision/weak_boxes.py), reading the photos once each.
-A third tries the least classifier score a read must have to be kept (the classifier's
-``min_read_confidence``): boxes on logos, keys and between tiles read as no tile in particular.
+A third tries the tile size under which the detector takes a second, closer look (its
+``zoom_below``, vision/pipeline.py ``zoom_region``). A fourth tries the least classifier score a
+read must have to be kept (the classifier's ``min_read_confidence``): boxes on logos, keys and
+between tiles read as no tile in particular.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from vision.tile_sets import TileSet, beside, load_tile_sets, tile_set_named  # 
 THRESHOLDS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
 NEIGHBOUR_FLOORS = (None, 0.05, 0.03, 0.01, 0.005, 0.002, 0.001, 0.0003)
 READ_FLOORS = (0.0, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
+ZOOM_SIZES = (None, 26.0, 34.0, 46.0, 52.0, 64.0)
 
 
 def main() -> int:
@@ -54,14 +57,19 @@ def main() -> int:
         "--read-floors", type=float, nargs="+", default=READ_FLOORS,
         help="least classifier scores to try",
     )  # fmt: skip
+    parser.add_argument(
+        "--zoom-sizes", type=float, nargs="+", help="second-look tile sizes to try (besides off)"
+    )
     args = parser.parse_args()
     thresholds = sorted(args.thresholds)
     floors = (None, *args.floors) if args.floors else NEIGHBOUR_FLOORS
+    zoom_sizes = (None, *args.zoom_sizes) if args.zoom_sizes else ZOOM_SIZES
     labels, photos = labelled_photos(args.labels, args.photos)
     reader = pipeline_module.load_pipeline(args.models)
     shipped = reader.detect_confidence
     shipped_neighbour = reader.neighbour_confidence
     shipped_read_floor = getattr(reader, "min_read_confidence", None)
+    shipped_zoom = reader.zoom_below
 
     def read_all() -> list[tuple[Detection, ...]]:
         return [reader.read(image, **facts.read_options).tiles for image, facts in photos]
@@ -86,6 +94,12 @@ def main() -> int:
             reader.neighbour_confidence = floor
             print(f"{'off' if floor is None else f'{floor:g}':>9} | {halves(labels, read_all())}")
         reader.neighbour_confidence = shipped_neighbour
+        print(f"\nsecond look for tiles smaller than (input pixels; its own {shipped_zoom}):")
+        print(f"{'below':>9} | {HEAD} | {HEAD}")
+        for size in zoom_sizes:
+            reader.zoom_below = size
+            print(f"{'off' if size is None else f'{size:g}':>9} | {halves(labels, read_all())}")
+        reader.zoom_below = shipped_zoom
         if shipped_read_floor is not None:
             print(f"\nleast classifier score a read keeps (its own {shipped_read_floor:g}):")
             print(f"{'floor':>9} | {HEAD} | {HEAD}")
@@ -94,6 +108,7 @@ def main() -> int:
                 print(f"{read_floor:>9g} | {halves(labels, read_all())}")
     finally:
         reader.detect_confidence, reader.neighbour_confidence = shipped, shipped_neighbour
+        reader.zoom_below = shipped_zoom
         if shipped_read_floor is not None:
             reader.min_read_confidence = shipped_read_floor
     return 0
