@@ -29,7 +29,7 @@ from datasets.synth.faces import (
     FaceLibrary,
     FaceMix,
 )
-from datasets.synth.scene import PlacedTile, SceneMaker
+from datasets.synth.scene import WHITE_DRAGON_SHARE, PlacedTile, SceneMaker
 from datasets.synth.sources import XIANGQI_CLASSES, shared_data
 from scoring.tiles import ALL_TILES
 
@@ -235,9 +235,10 @@ def _build_range(
     seed: int,
     val_share: float,
     mix: FaceMix,
+    white_dragon_share: float = WHITE_DRAGON_SHARE,
 ) -> tuple[int, list[np.ndarray]]:
     """Scenes ``first``..``stop-1``; returns the crops written and up to 12 labelled samples."""
-    maker = SceneMaker(FaceLibrary(mix=mix))
+    maker = SceneMaker(FaceLibrary(mix=mix), white_dragon_share)
     started = time.time()
     crops = 0
     samples: list[np.ndarray] = []
@@ -261,12 +262,17 @@ def build(
     real_xiangqi: bool = True,
     jobs: int = 1,
     mix: FaceMix = DEFAULT_MIX,
+    white_dragon_share: float = WHITE_DRAGON_SHARE,
 ) -> dict[str, int]:
     """Scene ``i`` depends only on ``seed`` and ``i``, so ``jobs`` processes give the same set.
-    ``mix`` says how the faces are drawn (real, reinked, hollow bones)."""
+    ``mix`` says how the faces are drawn (real, reinked, hollow bones); ``white_dragon_share``
+    how many mahjong tiles are white dragons outright (``scene.mahjong_code``)."""
     prepare(out)
     step = -(-scenes // max(1, jobs))
-    ranges = [(out, a, min(a + step, scenes), seed, val_share, mix) for a in range(0, scenes, step)]
+    ranges = [
+        (out, a, min(a + step, scenes), seed, val_share, mix, white_dragon_share)
+        for a in range(0, scenes, step)
+    ]
     if jobs > 1:
         import multiprocessing
 
@@ -323,6 +329,14 @@ def main(argv: list[str] | None = None) -> int:
         help="share of rendered bamboo faces in outlined bones barred at the waist "
         f"(suggested {WAISTED_SHARE})",
     )
+    parser.add_argument(
+        "--white-dragon-share",
+        type=_share,
+        default=WHITE_DRAGON_SHARE,
+        help="share of mahjong tiles drawn as the white dragon outright, half of its rendered "
+        f"faces blank (default {WHITE_DRAGON_SHARE}; blank 白 are the real tiles the detector "
+        "misses most)",
+    )
     args = parser.parse_args(argv)
     counts = build(
         args.out,
@@ -331,6 +345,7 @@ def main(argv: list[str] | None = None) -> int:
         real_xiangqi=not args.no_xiangqi,
         jobs=args.jobs,
         mix=FaceMix(args.real_share, args.reink_share, args.hollow_share, args.waisted_share),
+        white_dragon_share=args.white_dragon_share,
     )
     print(counts)
     return 0

@@ -560,3 +560,28 @@ def test_a_library_reinks_the_share_it_is_asked_to_and_never_a_piece(tmp_path: P
     kept = sum(np.array_equal(library.face("9s", rng), library.real["9s"][0]) for _ in range(200))
     assert 60 < kept < 140
     assert all(np.array_equal(library.face("1b", rng), library.real["1b"][0]) for _ in range(50))
+
+
+def test_the_white_dragon_share_is_asked_for_and_every_tile_still_comes() -> None:
+    rng = random.Random(4)
+    picks = Counter(mahjong_code(rng, 0.5) for _ in range(20000))
+    assert set(picks) == set(MAHJONG_CODES)
+    assert 0.48 < picks["5z"] / 20000 < 0.54  # half outright, 1 in 37 of the rest
+    assert {mahjong_code(rng, 1.0) for _ in range(200)} == {"5z"}
+
+
+def test_a_scene_maker_draws_its_white_dragon_share() -> None:
+    maker = SceneMaker(FaceLibrary(), white_dragon_share=1.0)
+    for seed in range(6):
+        _, tiles = maker.make(random.Random(seed))
+        codes = {t.code for t in tiles if t.code is not None and not t.piece}
+        assert codes <= {"5z"} | {t.code for t in ALL_TILES if t.is_flower}
+
+
+def test_a_white_dragon_share_outside_0_to_1_is_a_usage_error(capsys) -> None:  # type: ignore[no-untyped-def]
+    from datasets.synth.build import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--out", "unused", "--white-dragon-share", "-0.1"])
+    assert stopped.value.code == 2
+    assert "'-0.1' is not a share from 0 to 1" in capsys.readouterr().err
