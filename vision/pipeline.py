@@ -108,6 +108,8 @@ class TilePipeline:
             codes = [c.code for c in classes]
             self._is_piece = np.array([c is not None and c[-1] in "br" for c in codes])
             self._is_not_tile = np.array([k.code is None and not k.face_down for k in classes])
+            # A mahjong tile, face up or down: what a box of the detector's tile kinds may hold.
+            self._is_tile: np.ndarray = ~self._is_not_tile & ~self._is_piece
             # The detector already tells a round piece from a tile, so a piece is read among
             # the 14 pieces only and a tile never as a piece: the two stages cannot contradict
             # each other. Computed once: every read of every tile looks one up.
@@ -384,11 +386,10 @@ class TilePipeline:
         both = self._run_classifier(turns)  # one batch: a quarter turn each way
         other_way = (both[: len(rows)] + both[len(rows) :]) / 2
         turned: list[tuple[int, ModelClass]] = []
-        is_tile = ~self._is_not_tile & ~self._is_piece
         for row, other in zip(rows, other_way, strict=True):
             if self._is_not_tile[other.argmax()] or other.max() < TURNED_READ_AT_LEAST:
                 continue
-            if other[is_tile].max() <= probabilities[row][is_tile].max():
+            if other[self._is_tile].max() <= probabilities[row][self._is_tile].max():
                 continue
             probabilities[row] = other
             kind = kinds[to_read[row]]
@@ -429,8 +430,7 @@ class TilePipeline:
         again = (both[: len(rows)] + both[len(rows) :]) / 2
         for row, read in zip(rows, again, strict=True):
             best = int(read.argmax())
-            names_a_tile = not self._is_not_tile[best] and not self._is_piece[best]
-            if names_a_tile and read[best] >= READ_AT_LEAST:
+            if self._is_tile[best] and read[best] >= READ_AT_LEAST:
                 probabilities[row] = read
 
     def _run_classifier(self, crops: list[np.ndarray]) -> np.ndarray:

@@ -21,6 +21,14 @@ def _tiles(size: float, *corners: tuple[float, float]) -> np.ndarray:
     return np.array([(x, y, x + size, y + size * 1.35) for x, y in corners], np.float32)
 
 
+def _detector_runs(monkeypatch, pipeline) -> list[int]:  # type: ignore[no-untyped-def]
+    """A list that grows by one each time ``pipeline`` runs its detector."""
+    passes: list[int] = []
+    run = pipeline.detector.run
+    monkeypatch.setattr(pipeline.detector, "run", lambda batch: passes.append(1) or run(batch))
+    return passes
+
+
 def test_the_shipped_detector_names_its_small_tile_size() -> None:
     named = json.loads((REPO / "models" / "tile-detector.json").read_text())["zoom_below"]
     assert named > 0
@@ -59,9 +67,7 @@ def test_a_far_away_hand_is_read_whole_with_the_second_look(monkeypatch) -> None
     table = np.full_like(photo, (60, 120, 50))
     table[h // 3 : h // 3 + small.shape[0], w // 4 : w // 4 + small.shape[1]] = small
     pipeline = load_pipeline(REPO / "models", threads=1)
-    passes: list[int] = []
-    run = pipeline.detector.run
-    monkeypatch.setattr(pipeline.detector, "run", lambda batch: passes.append(1) or run(batch))
+    passes = _detector_runs(monkeypatch, pipeline)
     reading = pipeline.read(table)
     assert len(passes) == 2
     read = Counter(t.code for t in reading.tiles)
@@ -98,9 +104,7 @@ def _close_up(code: str) -> tuple[np.ndarray, tuple[float, float, float, float]]
 def test_a_tile_filling_the_photo_is_read_from_a_step_back(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     photo, box = _close_up("4m")
     pipeline = load_pipeline(REPO / "models", threads=1)
-    passes: list[int] = []
-    run = pipeline.detector.run
-    monkeypatch.setattr(pipeline.detector, "run", lambda batch: passes.append(1) or run(batch))
+    passes = _detector_runs(monkeypatch, pipeline)
     tiles = pipeline.read(photo).tiles
     assert len(passes) == 2  # the first look found fewer than STEP_BACK_FEWER tiles
     assert [t.code for t in tiles] == ["4m"]
@@ -111,8 +115,6 @@ def test_a_tile_filling_the_photo_is_read_from_a_step_back(monkeypatch) -> None:
 def test_a_photo_of_many_tiles_takes_no_step_back(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     photo = cv2.imread(str(PHOTOS / "taiwan-pinghu.jpg"))
     pipeline = load_pipeline(REPO / "models", threads=1)
-    passes: list[int] = []
-    run = pipeline.detector.run
-    monkeypatch.setattr(pipeline.detector, "run", lambda batch: passes.append(1) or run(batch))
+    passes = _detector_runs(monkeypatch, pipeline)
     pipeline.read(photo)
     assert len(passes) == 1
