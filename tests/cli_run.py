@@ -11,7 +11,10 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def tilescore(
-    *args: object, stdin: str | None = None, timeout: float = 120
+    *args: object,
+    stdin: str | None = None,
+    timeout: float = 120,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "device.cli", *map(str, args)],
@@ -19,6 +22,6 @@ def tilescore(
         capture_output=True,
         text=True,
         cwd=REPO,
-        env=os.environ | {"PYTHONPATH": str(REPO)},
+        env=os.environ | {"PYTHONPATH": str(REPO)} | (env or {}),
         timeout=timeout,
     )

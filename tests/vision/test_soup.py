@@ -92,6 +92,29 @@ def test_a_soup_measured_on_validation_data(tmp_path, throwaway_checkpoint):
     assert meta["training"]["data"] == str(throwaway_checkpoint.parents[4] / "synth")
 
 
+def test_json_alone_on_stdout_on_a_machines_first_run(tmp_path, throwaway_checkpoint):
+    """ultralytics announces the settings file it creates on its first import, on stdout; a
+    fresh machine's first ``--json`` must still print the metadata alone, and a second run must
+    not rewrite the settings (two commands at once would read each other's half-written file)."""
+    import os
+
+    fresh = tmp_path / "yolo-settings"
+    env = {"TILESCORE_YOLO_DIR": str(fresh)}
+    settings_file = fresh / "Ultralytics" / "settings.json"
+    for run in range(2):
+        result = tilescore(
+            "train", "classifier", "--soup", throwaway_checkpoint, throwaway_checkpoint,
+            "--out", tmp_path / "models", "--json", timeout=300, env=env,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout)["name"] == "tile-classifier"
+        if run == 0:
+            assert "Settings" in result.stderr  # the announcement happened, on stderr
+            written = os.stat(settings_file).st_mtime_ns
+    assert json.loads(settings_file.read_text())["sync"] is False
+    assert os.stat(settings_file).st_mtime_ns == written
+
+
 @pytest.fixture(scope="module")
 def odd_checkpoints(tmp_path_factory, throwaway_checkpoint):
     root = tmp_path_factory.mktemp("odd")

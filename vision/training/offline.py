@@ -7,8 +7,10 @@ off syncing and auto-installs.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any, cast
@@ -44,7 +46,10 @@ def configure() -> Path:
         target = CONFIG_DIR / name
         if source is not None and not target.exists():
             shutil.copyfile(source, target)
-    from ultralytics.utils import SETTINGS
+    # On a machine's first run ultralytics announces the settings file it creates, on stdout, as
+    # it is imported: stdout is for a command's result alone (--json).
+    with contextlib.redirect_stdout(sys.stderr):
+        from ultralytics.utils import SETTINGS
 
     # Only the keys this ultralytics version knows: an unknown key is an error there.
     wanted = {
@@ -61,7 +66,11 @@ def configure() -> Path:
         "openvino_msg": False,
     }
     # SETTINGS is a dict subclass whose update() (it checks the keys and saves) has no annotations.
-    cast(dict[str, Any], SETTINGS).update({k: v for k, v in wanted.items() if k in SETTINGS})
+    # Only what differs: each update rewrites the settings file, and two commands at once (a
+    # fine-tune beside a build) read each other's half-written file as corrupt and reset it.
+    changed = {k: v for k, v in wanted.items() if k in SETTINGS and SETTINGS[k] != v}
+    if changed:
+        cast(dict[str, Any], SETTINGS).update(changed)
     return CONFIG_DIR
 
 
