@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import TypedDict
 
@@ -122,6 +123,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     tune.add_argument("--seed", type=int, default=0, help="held-out split seed (as label --seed)")
     tune.add_argument(
+        "--adapt",
+        nargs="+",
+        type=Path,
+        metavar="PHOTO",
+        help="photos (or folders) of your tile set, unlabelled: measure the classifier's "
+        "statistics on the tiles in them and install the adapted classifier",
+    )
+    tune.add_argument(
         "--rollback",
         action="store_true",
         help="swap the classifier with the one the last fine-tune replaced",
@@ -133,6 +142,8 @@ def run(args: argparse.Namespace) -> int:
         return _soup(args)
     if args.weights is not None:
         raise TilescoreError("--weights goes with --soup")
+    if args.adapt is not None:
+        return _adapt(args)
     if args.rollback or args.from_labels is not None:
         return _finetune(args)
     defaults = DEFAULTS[args.model]
@@ -183,8 +194,29 @@ def _report_shipped(meta: Path, as_json: bool, how: str = "") -> None:
     print(f"shipped {info['onnx']} and {meta.name}{how}: {measured}")
 
 
+class StageLines:
+    """Progress on stderr: stage lines, and counting lines (starting with a carriage return)
+    that overwrite each other until the next stage line."""
+
+    def __init__(self) -> None:
+        self.counting = False
+
+    def __call__(self, line: str) -> None:
+        if line.startswith("\r"):
+            print(f"{line}\033[K", end="", file=sys.stderr, flush=True)
+            self.counting = True
+            return
+        self.end()
+        print(line, file=sys.stderr, flush=True)
+
+    def end(self) -> None:
+        """Close a counting line."""
+        if self.counting:
+            print(file=sys.stderr, flush=True)
+            self.counting = False
+
+
 def _finetune(args: argparse.Namespace) -> int:
-    import sys
 
     from vision.training import finetune
 
@@ -207,18 +239,7 @@ def _finetune(args: argparse.Namespace) -> int:
     if args.name:
         raise TilescoreError("--name does not go with --from: default.json names the classifier")
 
-    counting = False
-
-    def progress(line: str) -> None:
-        """Stage lines; a line starting with a carriage return overwrites the one before."""
-        nonlocal counting
-        if line.startswith("\r"):
-            print(f"{line}\033[K", end="", file=sys.stderr, flush=True)
-            counting = True
-            return
-        print(("\n" if counting else "") + line, file=sys.stderr, flush=True)
-        counting = False
-
+    progress = StageLines()
     settings = finetune.FineTuneSettings(
         labels=args.from_labels,
         models_dir=args.out,
@@ -232,10 +253,37 @@ def _finetune(args: argparse.Namespace) -> int:
         seed=args.seed,
         checkpoint=args.resume_from,
     )
-    report = finetune.finetune(settings, None, progress)
-    if counting:
-        print(file=sys.stderr)
+    try:
+        report = finetune.finetune(settings, None, progress)
+    finally:
+        progress.end()  # an error's line starts a line of its own
     print(json.dumps(report, ensure_ascii=False) if args.json else finetune.format_report(report))
+    return 0
+
+
+def _adapt(args: argparse.Namespace) -> int:
+
+    from vision.training import adapt
+
+    if args.model != "classifier":
+        raise TilescoreError("--adapt is for the classifier: tilescore train classifier --adapt")
+    if args.rollback or args.from_labels is not None or args.soup is not None:
+        raise TilescoreError("--adapt does not go with --from, --rollback or --soup")
+    if args.name:
+        raise TilescoreError("--name does not go with --adapt: default.json names the classifier")
+
+    progress = StageLines()
+    settings = adapt.AdaptSettings(
+        photos=tuple(args.adapt), models_dir=args.out, checkpoint=args.resume_from
+    )
+    from vision.training.finetune import chatter_to_stderr
+
+    try:
+        with chatter_to_stderr():  # stdout is for the result alone (--json)
+            report = adapt.adapt(settings, None, progress)
+    finally:
+        progress.end()  # an error's line starts a line of its own
+    print(json.dumps(report, ensure_ascii=False) if args.json else adapt.format_report(report))
     return 0
 
 
