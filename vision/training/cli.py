@@ -103,10 +103,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="one weight a checkpoint (default: all equal)",
     )
     tune = parser.add_argument_group(
-        "fine-tuning the classifier on labelled photos",
+        "teaching the classifier your tile set",
         "With --from, --data is the synthetic classify data mixed in, --resume-from overrides "
         "the checkpoint, and --epochs defaults to 3; the new classifier is installed only if it "
-        "reads more held-out hands right.",
+        "reads more held-out hands right. --adapt needs no labels and trains no weight: it "
+        "measures the classifier's BatchNorm statistics on your photos' tiles (seconds), and "
+        "installs the result. --rollback undoes either.",
     )
     tune.add_argument(
         "--from",
@@ -133,7 +135,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     tune.add_argument(
         "--rollback",
         action="store_true",
-        help="swap the classifier with the one the last fine-tune replaced",
+        help="swap the classifier with the one the last fine-tune or adaptation replaced",
     )
 
 
