@@ -17,8 +17,8 @@ from typing import Any
 
 from scoring.errors import TilescoreError
 from scoring.tiles import tile_from_code
+from vision.labels import PHOTO_SUFFIXES
 
-PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 STATUSES = ("proposed", "done")
 
 

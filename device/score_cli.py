@@ -9,8 +9,7 @@ import argparse
 from pathlib import Path
 
 from scoring import cli as scoring_cli
-
-PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
+from vision.labels import PHOTO_SUFFIXES
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

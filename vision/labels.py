@@ -15,6 +15,8 @@ from scoring.errors import TilescoreError
 from scoring.tiles import tile_from_code
 
 IGNORED_CODE = "other"
+# What counts as a photo in a folder, everywhere (the labelling page, the folder camera, `score`,
+# `train --from` and `--adapt`): the formats vision/images.py decodes.
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff")
 
 

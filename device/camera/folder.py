@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 
 from device.camera.base import CameraError
+from vision.labels import PHOTO_SUFFIXES
 
-PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 PREVIEW_WIDTH = 640
 
 

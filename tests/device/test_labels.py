@@ -392,3 +392,24 @@ def test_notes_typed_are_saved_and_reload_and_keys_in_them_are_text(folder, tmp_
         page.reload()
         page.wait_for_function("document.querySelector('#status').textContent.endsWith('.jpg')")
         assert page.input_value("#notes") == text
+
+
+def test_every_place_that_lists_photos_takes_the_same_formats(tmp_path):
+    """One list of photo formats (vision/labels.py): a TIFF the pipeline reads is a photo to the
+    labelling page and to the folder camera too, and a text file is one to neither."""
+    import cv2
+    import numpy as np
+
+    from device.camera.folder import FolderCamera
+
+    for name in ("a.jpg", "b.tiff", "c.webp"):
+        cv2.imwrite(str(tmp_path / name), np.full((40, 60, 3), 200, np.uint8))
+    (tmp_path / "notes.txt").write_text("not a photo")
+    store = LabelStore(tmp_path, tmp_path / "labels")
+    assert store.photo_names() == ["a.jpg", "b.tiff", "c.webp"]
+    camera = FolderCamera(tmp_path)
+    names = []
+    for _ in range(3):
+        names.append(camera.current_path().name)
+        camera.advance()
+    assert sorted(names) == ["a.jpg", "b.tiff", "c.webp"]

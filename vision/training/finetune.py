@@ -132,7 +132,7 @@ def resolve_folders(labels: Path, photos: Path | None) -> tuple[Path, Path]:
     ``tilescore label PHOTOS`` makes: PHOTOS/labels). A photo folder given as LABELS means its
     ``labels`` folder.
     """
-    from device.labels import PHOTO_SUFFIXES
+    from vision.labels import PHOTO_SUFFIXES
 
     if not labels.is_dir():
         raise FineTuneError(f"label folder {str(labels)!r} does not exist")
