@@ -48,6 +48,19 @@ class PhotoResult:
     def all_right(self) -> bool:
         return self.right == len(self.labels) and not self.extra
 
+    @property
+    def misreads(self) -> list[tuple[str, str]]:
+        """(labelled, read) names of the tiles found and read wrong."""
+        return [
+            (self.labels[li].name, predicted_name(self.predictions[pi]))
+            for li, pi in self.pairs
+            if not _reads_right(self.labels[li], self.predictions[pi])
+        ]
+
+    @property
+    def missed_names(self) -> list[str]:
+        return [self.labels[li].name for li in self.missed]
+
 
 def _reads_right(label: LabelledTile, prediction: Detection) -> bool:
     if label.face_down or prediction.face_down:
@@ -219,11 +232,8 @@ class Evaluation:
                     "missed": len(p.missed),
                     "extra": len(p.extra),
                     "all_right": p.all_right,
-                    "wrong": [
-                        [p.labels[li].name, predicted_name(p.predictions[pi])]
-                        for li, pi in p.pairs
-                        if not _reads_right(p.labels[li], p.predictions[pi])
-                    ],
+                    "wrong": [list(pair) for pair in p.misreads],
+                    "missed_tiles": p.missed_names,
                 }
                 for p in self.photos
             ],

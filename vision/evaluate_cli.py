@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import time
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -293,6 +294,19 @@ def format_report(evaluation: Evaluation) -> str:
         for p in wrong:
             lines.append(
                 f"  {p.image}: {p.right}/{len(p.labels)} right, {len(p.missed)} missed, "
-                f"{len(p.extra)} extra"
+                f"{len(p.extra)} extra{_what_went_wrong(p)}"
             )
     return "\n".join(lines)
+
+
+def _what_went_wrong(photo: PhotoResult) -> str:
+    """ ": 9s read as 6s x3, missed 5z" for a photo's line; nothing when only extras."""
+    parts = [
+        f"{label} read as {read}" + (f" x{count}" if count > 1 else "")
+        for (label, read), count in Counter(photo.misreads).items()
+    ]
+    missed = Counter(photo.missed_names)
+    parts += [
+        f"missed {name}" + (f" x{count}" if count > 1 else "") for name, count in missed.items()
+    ]
+    return ": " + ", ".join(parts) if parts else ""

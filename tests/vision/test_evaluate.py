@@ -52,6 +52,19 @@ def test_matching_and_every_metric():
     assert (per_class["3m"].labelled, per_class["3m"].predicted, per_class["3m"].right) == (2, 1, 0)
     assert per_class["1m"].recall == 0.5 and per_class["1m"].precision == 1.0
     assert per_class["5m"].precision == 0.0 and per_class["5m"].recall is None
+    assert result.misreads == [("2m", "5m")] and result.missed_names == ["3m"]
+
+
+def test_the_report_names_each_photos_mistakes():
+    from vision.evaluate_cli import _what_went_wrong
+
+    truth = label(tile("9s", 0), tile("9s", 20), tile("5z", 40), tile("1s", 60))
+    result = match_photo(truth, [seen("6s", 0), seen("6s", 20), seen("8p", 60)])
+    assert _what_went_wrong(result) == ": 9s read as 6s x2, 1s read as 8p, missed 5z"
+    assert _what_went_wrong(match_photo(truth, [seen(c, x) for c, x in [("9s", 0)]])) == (
+        ": missed 9s, missed 5z, missed 1s"
+    )
+    assert Evaluation((result,)).to_json()["per_photo"][0]["missed_tiles"] == ["5z"]
 
 
 def test_each_label_is_matched_once_best_prediction_first():
@@ -120,6 +133,7 @@ def test_evaluate_command_on_the_known_scene(scene_models, tmp_path, capsys):
         "recall": 0.0,
     }
     assert report["per_photo"][0]["wrong"] == [["2r", "1r"]]
+    assert report["per_photo"][0]["missed_tiles"] == []
     assert cv2.imread(str(out / "confusion.png")).shape[0] > 100
     assert (out / "annotated" / "good.jpg").exists()
     saved = json.loads((out / "evaluation.json").read_text())
