@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from vision.detection import Detection
     from vision.evaluate import Evaluation, PhotoResult
     from vision.labels import LabelledPhoto
+    from vision.models import ModelInfo
     from vision.tile_sets import TileSet
 
 
@@ -105,8 +106,18 @@ def run(args: argparse.Namespace) -> int:
         _record(args, Evaluation(tuple(results), ()), args.labels, tile_sets)
     measured = _measured_backs(backs)
     return _report(
-        args, labels, results, tuple(m.name for m in pipeline.models), tile_sets, measured
+        args, labels, results, tuple(_model_name(m) for m in pipeline.models), tile_sets, measured
     )
+
+
+def _model_name(info: ModelInfo) -> str:
+    """The model's name, and what it was adapted to (``train classifier --adapt``): the same
+    name reads differently after."""
+    adapted = info.metadata.get("adapted")
+    if not isinstance(adapted, dict):
+        return info.name
+    photos = len(adapted.get("photos", []))
+    return f"{info.name} (adapted to {adapted.get('tiles')} tiles of {photos} photos)"
 
 
 def _back_crops(image: np.ndarray, label: LabelledPhoto) -> list[np.ndarray]:

@@ -113,6 +113,9 @@ def test_adapt_installs_an_adapted_classifier_and_rollback_restores_it(models):
         c.name for c in load_info(REPO / "models" / "tile-classifier.json").classes
     ]
     OnnxModel(info, 1)
+    from vision.evaluate_cli import _model_name  # what evaluate reports it as
+
+    assert _model_name(info) == f"tile-classifier (adapted to {found} tiles of 2 photos)"
     reread = sum(len(load_pipeline(models).read(load_image(p)).tiles) for p in photos)
     assert abs(reread - found) <= 4
 
