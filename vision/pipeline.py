@@ -598,7 +598,8 @@ def zoom_region(
     return x1, y1, x2, y2
 
 
-_LOADED: dict[tuple[object, ...], TilePipeline] = {}
+# (threads, the metadata files) -> (their modification times, the pair loaded from them).
+_LOADED: dict[tuple[int | None, tuple[str, ...]], tuple[tuple[float, ...], TilePipeline]] = {}
 
 
 def load_pipeline(
@@ -610,24 +611,28 @@ def load_pipeline(
     """The model pair named by ``models_dir/default.json`` (or the given metadata files).
 
     Loaded once per process: a second call with the same files returns the same sessions, so the
-    app, the CLI and the evaluator never hold two copies of a model.
+    app, the CLI and the evaluator never hold two copies of a model. Once a metadata file
+    changes (a fine-tune, an adaptation or a rollback installs its metadata last), the pair is
+    loaded again and the old one leaves the cache.
     """
     if detector_meta is None:
         detector_meta, classifier_meta = find_pair(Path(models_dir))
     files = [Path(detector_meta)] + ([Path(classifier_meta)] if classifier_meta else [])
-    key = (threads, *((str(p.resolve()), _mtime(p)) for p in files))
-    if key not in _LOADED:
-        detector_info = load_info(Path(detector_meta))
-        detector = OnnxModel(detector_info, threads)
-        classifier = None
-        if not detector_info.is_single_stage:
-            if classifier_meta is None:
-                raise ModelError(
-                    f"{detector_info.name} reads no tile codes and no classifier is named"
-                )
-            classifier = OnnxModel(load_info(Path(classifier_meta)), threads)
-        _LOADED[key] = TilePipeline(detector, classifier)
-    return _LOADED[key]
+    key = (threads, tuple(str(p.resolve()) for p in files))
+    mtimes = tuple(_mtime(p) for p in files)
+    cached = _LOADED.get(key)
+    if cached is not None and cached[0] == mtimes:
+        return cached[1]
+    detector_info = load_info(Path(detector_meta))
+    detector = OnnxModel(detector_info, threads)
+    classifier = None
+    if not detector_info.is_single_stage:
+        if classifier_meta is None:
+            raise ModelError(f"{detector_info.name} reads no tile codes and no classifier is named")
+        classifier = OnnxModel(load_info(Path(classifier_meta)), threads)
+    pipeline = TilePipeline(detector, classifier)
+    _LOADED[key] = (mtimes, pipeline)
+    return pipeline
 
 
 def _mtime(path: Path) -> float:

@@ -50,15 +50,24 @@ class Reader:
     error: str | None = field(default=None, init=False)
 
     def pipeline(self) -> Any:
-        if self._pipeline is None:
-            from vision.pipeline import load_pipeline
+        """The pair as the model folder holds it now. A fine-tune, an adaptation or a rollback
+        while the app runs is read from the next photo on, with no restart (``load_pipeline``
+        keeps the loaded pair while the metadata files are unchanged, so this costs a few file
+        checks a photo). If changed files cannot be loaded, the pair loaded before keeps
+        reading, and the display says why."""
+        from vision.pipeline import load_pipeline
 
-            try:
-                self._pipeline = load_pipeline(self.models_dir, threads=self.threads)
-                self.error = None
-            except TilescoreError as error:
+        try:
+            self._pipeline = load_pipeline(self.models_dir, threads=self.threads)
+            self.error = None
+        except TilescoreError as error:
+            if self._pipeline is None:
                 self.error = str(error)
                 raise
+            self.error = (
+                f"the models changed and cannot be loaded ({error}); "
+                "still reading with the ones loaded before"
+            )
         return self._pipeline
 
     def read(self, image: np.ndarray, red_fives: bool = True) -> list[dict[str, Any]]:
@@ -69,7 +78,7 @@ class Reader:
         """Why the models cannot be loaded, found without loading them (the metadata and the
         files it names), so the display can say so before anyone taps Score."""
         if self._pipeline is not None:
-            return None
+            return self.error  # None, or why the folder's changed models were not taken up
         from vision.models import find_pair, load_info
 
         try:

@@ -550,3 +550,50 @@ def test_a_still_hand_that_cannot_be_read_leaves_a_note_and_the_preview_runs(tmp
     note = table.still()["note"]
     assert note.startswith("still hand: cannot read tiles:") and "default.json" in note
     assert table.hands() == []
+
+
+@needs_models
+def test_a_classifier_changed_on_disk_is_read_from_the_next_photo(tmp_path):
+    """``train classifier --adapt`` / ``--from`` / ``--rollback`` while the table app runs: the
+    next photo is read with the new classifier, no restart; changed files that cannot be loaded
+    leave the pair loaded before reading, and the display says why."""
+    import os
+
+    models = tmp_path / "models"
+    models.mkdir()
+    for name in ("default.json", "tile-detector.json", "tile-detector.onnx"):
+        shutil.copy(MODELS / name, models / name)
+    for name in ("tile-classifier.json", "tile-classifier.onnx"):
+        shutil.copy(MODELS / name, models / name)
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    shutil.copy(PHOTOS / "taiwan-melds.jpg", camera / "hand.jpg")
+    app = create_app(tmp_path / "data", models, f"dir:{camera}")
+    reader = app.config["STATE"].reader
+    meta = models / "tile-classifier.json"
+
+    def install(text):  # as the install does: a whole new file, later than the last
+        later = meta.stat().st_mtime + 10
+        meta.write_text(text)
+        os.utime(meta, (later, later))
+
+    with app.test_client() as client:
+        assert client.post("/api/score").status_code == 200
+        first = reader.pipeline()
+        assert reader.pipeline() is first  # unchanged files: the loaded pair, not a new load
+        changed = json.loads(meta.read_text()) | {"min_read_confidence": 0.6}
+        install(json.dumps(changed))
+        assert client.post("/api/score").status_code == 200
+        second = reader.pipeline()
+        assert second is not first and second.min_read_confidence == 0.6
+        assert client.get("/api/status").get_json()["model_error"] is None
+
+        install("{ half a file")
+        assert client.post("/api/score").status_code == 200  # still reads, with the pair before
+        assert reader.pipeline() is second
+        error = client.get("/api/status").get_json()["model_error"]
+        assert "changed and cannot be loaded" in error and "still reading" in error
+
+        install(json.dumps(changed | {"min_read_confidence": 0.3}))
+        assert reader.pipeline().min_read_confidence == 0.3
+        assert client.get("/api/status").get_json()["model_error"] is None
