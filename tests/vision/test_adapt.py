@@ -18,7 +18,13 @@ from vision.training import adapt
 
 EXAMPLES = REPO / "examples" / "photos"
 MODEL_FILES = ("default.json", "tile-detector.json", "tile-detector.onnx")
-CLASSIFIER_FILES = ("tile-classifier.json", "tile-classifier.onnx", "tile-classifier.pt")
+CLASSIFIER_FILES = (
+    "tile-classifier.json",
+    "tile-classifier.onnx",
+    "tile-classifier.pt",
+    "tile-classifier.measure.onnx",
+    "tile-classifier.bn.npz",
+)
 
 
 def digest(path):
@@ -34,46 +40,78 @@ def models(tmp_path):
     return folder
 
 
-# --- the statistics, on a tiny network -------------------------------------------------------
+# --- the statistics, with onnxruntime alone ---------------------------------------------------
 
 
-def tiny_network():
-    torch.manual_seed(0)
-    return torch.nn.Sequential(
-        torch.nn.Conv2d(3, 4, 3, bias=False), torch.nn.BatchNorm2d(4), torch.nn.ReLU()
+def torch_network(path):
+    saved = torch.load(path, map_location="cpu", weights_only=False)
+    return (saved.get("ema") or saved["model"]).float().eval()
+
+
+def test_the_measuring_graph_gives_each_layers_statistics_as_training_does(models):
+    """The shipped measuring graph (onnxruntime) against the checkpoint's network in torch, each
+    BatchNorm layer normalising by its batch: every layer's input mean and unbiased variance."""
+    from vision.adaptation import load_folded, measure
+
+    folded = load_folded(models / "tile-classifier.onnx")
+    batch = np.random.default_rng(0).random((37, 3, 64, 64)).astype(np.float32)
+    measured = measure(models / "tile-classifier.measure.onnx", batch)
+
+    network = torch_network(models / "tile-classifier.pt")
+    inputs = {}
+    for name, module in network.named_modules():
+        if isinstance(module, torch.nn.BatchNorm2d):
+            module.train()
+            module.register_forward_pre_hook(lambda m, x, name=name: inputs.setdefault(name, x[0]))
+    with torch.no_grad():
+        network(torch.from_numpy(batch))
+    assert [layer.name for layer in folded.layers] == list(inputs)  # every layer, called order
+    for layer, (mean, var) in zip(folded.layers, measured, strict=True):
+        x = inputs[layer.name]
+        np.testing.assert_allclose(mean, x.mean(dim=(0, 2, 3)).numpy(), rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(var, x.var(dim=(0, 2, 3)).numpy(), rtol=1e-4, atol=1e-4)
+
+
+def test_the_written_onnx_reads_as_the_network_with_the_mixed_statistics(models):
+    """Statistics moved a share of the way, written into the folded ONNX file's bytes, read as
+    the torch network reads with those statistics as its running ones."""
+    import onnxruntime as ort
+
+    from vision.adaptation import adapted_bytes, load_folded
+
+    folded = load_folded(models / "tile-classifier.onnx")
+    rng = np.random.default_rng(1)
+    measured = [
+        (layer.mean + rng.normal(0, 0.3, layer.channels), layer.var * rng.uniform(0.5, 2.0))
+        for layer in folded.layers
+    ]
+    data, moved = adapted_bytes(
+        (models / "tile-classifier.onnx").read_bytes(), folded, measured, 0.25
     )
+    assert len(data) == (models / "tile-classifier.onnx").stat().st_size
+    first = moved.layers[0]
+    expected = 0.25 * measured[0][0] + 0.75 * folded.layers[0].mean
+    np.testing.assert_allclose(first.mean, expected, rtol=1e-5)
 
-
-def test_statistics_move_the_share_of_the_way_to_the_photos():
-    network = tiny_network()
+    network = torch_network(models / "tile-classifier.pt")
+    modules = dict(network.named_modules())
     with torch.no_grad():
-        network[1].running_mean.fill_(2.0)
-        network[1].running_var.fill_(3.0)
-    weights = network[0].weight.detach().clone()
-    batch = np.random.default_rng(1).normal(0.5, 0.2, (9, 3, 8, 8)).astype(np.float32)
+        for layer in moved.layers:
+            modules[layer.name].running_mean.copy_(torch.from_numpy(layer.mean))
+            modules[layer.name].running_var.copy_(torch.from_numpy(layer.var))
+    batch = rng.random((5, 3, 64, 64)).astype(np.float32)
     with torch.no_grad():
-        inputs = network[0](torch.from_numpy(batch))  # what the BatchNorm layer sees
-    measured_mean = inputs.mean(dim=(0, 2, 3))
-    measured_var = inputs.var(dim=(0, 2, 3), unbiased=True)
-
-    assert adapt.adapt_batchnorm(network, batch, 0.25) == 1
-
-    layer = network[1]
-    assert torch.allclose(layer.running_mean, 0.25 * measured_mean + 0.75 * 2.0, atol=1e-5)
-    assert torch.allclose(layer.running_var, 0.25 * measured_var + 0.75 * 3.0, atol=1e-5)
-    assert torch.equal(network[0].weight, weights)  # no weight is trained
-    assert not layer.training  # left ready to read
-
-
-def test_batches_count_every_crop_once(monkeypatch):
-    """A photo set larger than one forward pass: each batch weighs its share of the crops, so a
-    last batch of one crop does not weigh as much as all the others (it did, at first)."""
-    batch = np.random.default_rng(2).normal(0.5, 0.3, (7, 3, 8, 8)).astype(np.float32)
-    whole, split = tiny_network(), tiny_network()
-    adapt.adapt_batchnorm(whole, batch, 1.0)
-    monkeypatch.setattr(adapt, "BATCH", 3)  # batches of 3, 3 and 1
-    adapt.adapt_batchnorm(split, batch, 1.0)
-    assert torch.allclose(split[1].running_mean, whole[1].running_mean, atol=1e-5)
+        want = network(torch.from_numpy(batch))
+    want = (want[0] if isinstance(want, (tuple, list)) else want).numpy()
+    session = ort.InferenceSession(data, providers=["CPUExecutionProvider"])
+    got = session.run(None, {session.get_inputs()[0].name: batch})[0]
+    np.testing.assert_allclose(got, want, atol=2e-4)
+    before = ort.InferenceSession(
+        str(models / "tile-classifier.onnx"), providers=["CPUExecutionProvider"]
+    )
+    assert not np.allclose(
+        before.run(None, {before.get_inputs()[0].name: batch})[0], got, atol=2e-4
+    )
 
 
 # --- the command, with the shipped models ----------------------------------------------------
@@ -119,7 +157,9 @@ def test_adapt_installs_an_adapted_classifier_and_rollback_restores_it(models):
     reread = sum(len(load_pipeline(models).read(load_image(p)).tiles) for p in photos)
     assert abs(reread - found) <= 4
 
-    # Its BatchNorm statistics moved; its weights did not.
+    # Its BatchNorm statistics moved; its weights did not (torch is here: the checkpoint too).
+    assert meta["adapted"]["checkpoint_adapted"] is True
+
     def state(path):
         saved = torch.load(path, map_location="cpu", weights_only=False)
         return (saved.get("ema") or saved["model"]).float().state_dict()
@@ -137,6 +177,69 @@ def test_adapt_installs_an_adapted_classifier_and_rollback_restores_it(models):
     assert rolled.returncode == 0, rolled.stderr
     for name in CLASSIFIER_FILES:
         assert digest(models / name) == shipped[name]
+
+
+@pytest.fixture
+def no_torch(tmp_path):
+    """An environment as on a Raspberry Pi: importing torch (or ultralytics, which needs it)
+    fails, as where the train extra is not installed."""
+    fake = tmp_path / "no-torch"
+    (fake / "torch").mkdir(parents=True)
+    (fake / "torch" / "__init__.py").write_text("raise ImportError('no torch here')\n")
+    return {"PYTHONPATH": f"{fake}:{REPO}"}
+
+
+def test_adapting_needs_only_onnxruntime_where_the_files_are_shipped(models, no_torch):
+    shipped_checkpoint = digest(models / "tile-classifier.pt")
+    arguments = ("train", "classifier", "--adapt", EXAMPLES, "--models", models, "--json")
+
+    first = tilescore(*arguments, timeout=300, env=no_torch)
+
+    assert first.returncode == 0, first.stderr
+    report = json.loads(first.stdout)
+    assert report["checkpoint_adapted"] is False
+    assert digest(models / "tile-classifier.pt") == shipped_checkpoint  # copied, not adapted
+    assert digest(models / "tile-classifier.onnx") != digest(
+        models / "previous" / "tile-classifier.onnx"
+    )
+    # Adapting again starts from the adapted statistics: the folded file follows the ONNX file.
+    second = tilescore(*arguments, timeout=300, env=no_torch)
+    assert second.returncode == 0, second.stderr
+    assert json.loads(second.stdout)["tiles"] == report["tiles"]
+
+
+def test_without_the_files_and_without_torch_it_says_what_to_do(models, no_torch):
+    (models / "tile-classifier.measure.onnx").unlink()
+    before = digest(models / "tile-classifier.onnx")
+
+    result = tilescore(
+        "train", "classifier", "--adapt", EXAMPLES, "--models", models, timeout=300, env=no_torch
+    )
+
+    assert result.returncode != 0
+    line = result.stderr.strip().split("\n")[-1]
+    assert "has no adaptation files" in line and "where the train extra (torch)" in line
+    assert digest(models / "tile-classifier.onnx") == before
+
+
+def test_stale_files_are_made_again_where_torch_is(models):
+    """A classifier fine-tuned since its files were made (its ONNX file differs): with torch
+    here, adapting makes them again from the checkpoint first."""
+    folded = models / "tile-classifier.bn.npz"
+    from vision.adaptation import Folded
+
+    stale = Folded.load(folded)
+    Folded("0" * 64, stale.measure_sha256, stale.layers).save(folded)
+
+    result = tilescore(
+        "train", "classifier", "--adapt", EXAMPLES, "--models", models, "--json", timeout=300
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert "preparing tile-classifier for adapting" in result.stderr
+    from vision.adaptation import load_folded
+
+    load_folded(models / "tile-classifier.onnx")  # the installed files describe the new ONNX
 
 
 def test_an_unreadable_photo_is_listed_and_the_others_count(models, tmp_path):

@@ -7,8 +7,14 @@
 2. the classifier's BatchNorm statistics (each layer's mean and variance of its inputs) are
    measured again on those crops and mixed into the ones it learnt on the synthetic tiles, a
    ``SHARE`` of the table's to the rest; no weight is trained and no label is needed;
-3. the adapted classifier is exported and installed in place of the current one, which goes to
+3. the adapted classifier is written and installed in place of the current one, which goes to
    ``MODELS/previous/`` (``tilescore train classifier --rollback`` swaps it back).
+
+Steps 2 and 3 need only onnxruntime and numpy (vision/adaptation.py): the classifier's measuring
+graph and folded-layer file, shipped beside it, say what to measure and where the statistics lie
+in the ONNX file. Where they are missing or stale (a classifier trained since) and torch is
+installed, ``prepare`` makes them from the checkpoint first; the checkpoint itself is adapted
+too where torch is, so a later fine-tune starts from the adapted statistics.
 
 Why it helps: the synthetic tiles and a real table's differ as a whole (the set's inks and
 ivory, the camera's blur and white balance), and a network's BatchNorm layers normalise by the
@@ -23,7 +29,6 @@ import copy
 import datetime as dt
 import json
 import shutil
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.adaptation import BATCH, FOLDED_SUFFIX, MEASURE_SUFFIX
 from vision.training.finetune import (
     CANDIDATE_DIR,
     FineTuneError,
@@ -49,7 +55,6 @@ or n / (n + 1000)) gained 45-52 and lost one 10-11 times: a small move tips bord
 without fixing the set's."""
 MIN_CROPS = 30
 """Fewer tiles than this (two or three photos of a hand) say too little about a tile set."""
-BATCH = 512  # crops a forward pass: about 0.5 GB at 64 pixels
 
 Progress = Callable[[str], None]
 
@@ -126,49 +131,158 @@ def table_crops(
     return TableCrops(tuple(crops), tuple(read), tuple(unreadable))
 
 
-def adapt_batchnorm(model: Any, batch: np.ndarray, share: float) -> int:
-    """Measure every BatchNorm layer's input mean and variance on ``batch`` (N×3×H×W, the
-    classifier's input) and move the layer's running statistics ``share`` of the way to them.
-    The weights are not touched. Returns how many layers were adapted."""
+def prepare(checkpoint: Path, onnx_path: Path, imgsz: int, work: Path) -> tuple[Path, Path]:
+    """Where torch is: the measuring graph and folded-layer file of the classifier in
+    ``onnx_path`` (``imgsz`` pixels square), made from its ``checkpoint`` into ``work``; returns
+    the two paths."""
+    import onnx
     import torch
 
-    # Any: torch types the running statistics as optional; a network's BatchNorm tracks them.
-    layers: list[Any] = [
-        m for m in model.modules() if isinstance(m, torch.nn.modules.batchnorm._BatchNorm)
-    ]
-    learnt = [(m.running_mean.clone(), m.running_var.clone()) for m in layers]
-    model.eval()
-    for layer in layers:
-        layer.reset_running_stats()
-        layer.train()
-    # In batches (a few thousand crops at once would take gigabytes), in a shuffled order so
-    # each batch holds many photos; each batch moves the statistics by its share of the crops
-    # seen so far, so every crop counts once, whatever the batch sizes.
-    order = np.random.default_rng(0).permutation(len(batch))
-    seen = 0
+    from vision.adaptation import Folded, FoldedLayer, adaptation_files, sha256
+
+    network = _network(checkpoint)
+    measure_path, folded_path = (work / p.name for p in adaptation_files(onnx_path))
+    called: list[str] = []  # the layers in the order the network calls them: the outputs' order
+    _export_measuring_graph(network, measure_path, called, imgsz)
+    data = onnx_path.read_bytes()
+    initialisers = {t.name: t for t in onnx.load(str(onnx_path)).graph.initializer}
+    modules = dict(network.named_modules())
+    layers = []
+    for name in called:
+        layer = modules[name]
+        conv = name.rsplit(".", 1)[0] + ".conv"
+        weight, bias = initialisers.get(f"{conv}.weight"), initialisers.get(f"{conv}.bias")
+        if weight is None or bias is None or weight.data_type != 1 or bias.data_type != 1:
+            raise AdaptError(f"{onnx_path.name} has no float convolution {conv} folding {name}")
+        layers.append(
+            FoldedLayer(
+                name=name,
+                weight_offset=_only_place(data, weight.raw_data, f"{conv}.weight"),
+                weight_shape=tuple(int(d) for d in weight.dims),
+                bias_offset=_only_place(data, bias.raw_data, f"{conv}.bias"),
+                gamma=layer.weight.detach().numpy().astype(np.float32),
+                beta=layer.bias.detach().numpy().astype(np.float32),
+                eps=float(layer.eps),
+                mean=layer.running_mean.numpy().astype(np.float32),
+                var=layer.running_var.numpy().astype(np.float32),
+            )
+        )
+    del torch
+    Folded(sha256(onnx_path), sha256(measure_path), tuple(layers)).save(folded_path)
+    return measure_path, folded_path
+
+
+def _network(checkpoint: Path) -> Any:
+    import torch
+
+    import vision.training.offline  # noqa: F401  (configures ultralytics before it is imported)
+
+    try:
+        saved = torch.load(checkpoint, map_location="cpu", weights_only=False)
+        return (saved.get("ema") or saved["model"]).float().eval()
+    except Exception as error:  # a torch or pickle error of any kind: not a checkpoint we can use
+        raise AdaptError(
+            f"{str(checkpoint)!r} is not an ultralytics checkpoint ({type(error).__name__})"
+        ) from None
+
+
+def _export_measuring_graph(network: Any, target: Path, called: list[str], imgsz: int) -> None:
+    """The network with each BatchNorm layer normalising by its batch, as in training, and
+    giving out that batch's mean and unbiased variance: one pair of outputs a layer."""
+    import torch
+
+    outputs: list[Any] = []
+
+    class BatchStatistics(torch.nn.Module):
+        def __init__(self, name: str, layer: Any) -> None:
+            super().__init__()
+            self.name, self.layer = name, layer
+
+        def forward(self, x: Any) -> Any:
+            mean = x.mean(dim=(0, 2, 3))
+            centred = x - mean[None, :, None, None]
+            var = (centred * centred).mean(dim=(0, 2, 3))
+            # N·H·W as a tensor, so the unbiased variance follows the batch in the graph.
+            count = torch.ones_like(x[:, 0]).sum()
+            outputs.extend((mean, var * count / (count - 1)))
+            if self.name not in called:
+                called.append(self.name)
+            scale = self.layer.weight / torch.sqrt(var + self.layer.eps)
+            return centred * scale[None, :, None, None] + self.layer.bias[None, :, None, None]
+
+    measuring = copy.deepcopy(network).eval()
+    for name, module in list(measuring.named_modules()):
+        for child, layer in list(module.named_children()):
+            if isinstance(layer, torch.nn.modules.batchnorm._BatchNorm):
+                full = f"{name}.{child}" if name else child
+                setattr(module, child, BatchStatistics(full, layer))
+
+    class Measuring(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.network = measuring
+
+        def forward(self, images: Any) -> tuple[Any, ...]:
+            outputs.clear()
+            self.network(images)
+            return tuple(outputs)
+
+    example = torch.rand(4, 3, imgsz, imgsz)
     with torch.no_grad():
-        for start in range(0, len(batch), BATCH):
-            part = batch[order[start : start + BATCH]]
-            seen += len(part)
-            for layer in layers:
-                layer.momentum = len(part) / seen
-            model(torch.from_numpy(np.ascontiguousarray(part)))
-    for layer, (mean, variance) in zip(layers, learnt, strict=True):
-        layer.running_mean.mul_(share).add_(mean, alpha=1 - share)
-        layer.running_var.mul_(share).add_(variance, alpha=1 - share)
-        layer.momentum = 0.1  # ultralytics' own, should the checkpoint be trained on
-    model.eval()
-    return len(layers)
+        torch.onnx.export(
+            Measuring(),
+            (example,),
+            str(target),
+            input_names=["images"],
+            dynamic_axes={"images": {0: "batch"}},
+            opset_version=17,
+            dynamo=False,
+        )
+
+
+def _only_place(data: bytes, raw: bytes, name: str) -> int:
+    offset = data.find(raw)
+    if offset < 0 or data.find(raw, offset + 1) >= 0:
+        raise AdaptError(f"{name}'s bytes are not found once in the ONNX file")
+    return offset
 
 
 def adapt(
     settings: AdaptSettings, command: str | None = None, progress: Progress | None = None
 ) -> dict[str, Any]:
     """Adapt the current classifier to the photos and install it; returns what was done."""
+    import sys
+
+    from vision.adaptation import AdaptationError, adapted_bytes, load_folded, measure, sha256
+    from vision.crops import to_batch
+
     say = progress or (lambda _: None)
     photos = photo_files(settings.photos)
     current = current_model(settings.models_dir)
-    checkpoint = find_checkpoint(current, settings.checkpoint)
+    current_meta = json.loads(current.classifier_meta.read_text("utf-8"))
+    folder = current.classifier_meta.parent
+    onnx_path = folder / current_meta["onnx"]
+    candidate = model_files(folder / CANDIDATE_DIR, current.stem)
+    candidate[".json"].parent.mkdir(parents=True, exist_ok=True)
+    for path in candidate.values():
+        path.unlink(missing_ok=True)
+    checkpoint = _checkpoint(current, settings.checkpoint)
+    try:
+        load_folded(onnx_path)
+        measure_path, folded_path = (
+            folder / f"{current.stem}{MEASURE_SUFFIX}",
+            folder / f"{current.stem}{FOLDED_SUFFIX}",
+        )
+    except AdaptationError as missing:
+        if checkpoint is None or not _torch_here():
+            raise AdaptError(
+                f"{missing}: run this once where the train extra (torch) is installed, "
+                "which makes them, and copy the models folder here"
+            ) from None
+        say(f"0/3 preparing {current.stem} for adapting (once; torch)")
+        measure_path, folded_path = prepare(
+            checkpoint, onnx_path, current.imgsz, candidate[".json"].parent
+        )
     say(f"1/3 reading {len(photos)} photo{'s' * (len(photos) != 1)} with the current models")
     table = table_crops(settings.models_dir, photos, settings.threads, say)
     if len(table.crops) < MIN_CROPS:
@@ -182,104 +296,113 @@ def adapt(
         f"2/3 measuring the classifier's statistics on {len(table.crops)} tiles "
         f"(they weigh {share:.0%} against the synthetic tiles' {1 - share:.0%})"
     )
-    if command is None:
-        from vision.training.train import command_line
+    normalisation = current_meta.get("normalisation", {})
+    batch = to_batch(
+        list(table.crops),
+        float(normalisation.get("scale", 1 / 255)),
+        normalisation.get("channel_order", "RGB"),
+    )
+    from vision.adaptation import Folded
 
-        command = command_line()
-    folder = current.classifier_meta.parent
-    candidate = model_files(folder / CANDIDATE_DIR, current.stem)
-    current_meta = json.loads(current.classifier_meta.read_text("utf-8"))
-    adapted_facts = {
+    folded = Folded.load(folded_path)
+    measured = measure(measure_path, batch, settings.threads)
+    new_bytes, new_folded = adapted_bytes(onnx_path.read_bytes(), folded, measured, share)
+    candidate_onnx = candidate[".onnx"]
+    candidate_onnx.write_bytes(new_bytes)
+    if measure_path.parent != candidate_onnx.parent:
+        shutil.copyfile(measure_path, candidate[MEASURE_SUFFIX])
+    Folded(sha256(candidate_onnx), folded.measure_sha256, new_folded.layers).save(
+        candidate[FOLDED_SUFFIX]
+    )
+    adapted_checkpoint = False
+    if checkpoint is not None:
+        adapted_checkpoint = _adapt_checkpoint(checkpoint, new_folded, candidate[".pt"])
+    facts = {
         "photos": list(table.photos_read),
         "unreadable": list(table.unreadable),
         "tiles": len(table.crops),
         "share": share,
-        "started_from": str(checkpoint),
-        "command": command,
+        "started_from": str(onnx_path),
+        "checkpoint_adapted": adapted_checkpoint,
+        "command": command or "tilescore " + " ".join(sys.argv[1:]),
         "date": dt.date.today().isoformat(),
     }
-    changed = _export_adapted(
-        checkpoint, current_meta, current.stem, table.crops, share, adapted_facts, candidate
-    )
+    meta = dict(current_meta)
+    meta["date"] = facts["date"]
+    meta["adapted"] = facts
+    # Its scores were the unadapted model's: kept, under a name that says so.
+    meta["metrics"] = {"before_adapting": current_meta.get("metrics", {})}
+    meta["onnx"] = candidate_onnx.name
+    candidate[".json"].write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
+    changed = _reads_changed(onnx_path, candidate_onnx, batch, settings.threads)
     say(f"3/3 installing the adapted {current.stem}")
     previous = install(folder, current.stem)
-    return adapted_facts | {
+    return facts | {
         "reads_changed": changed,
         "model": str(current.classifier_meta),
         "previous": str(previous),
     }
 
 
-def _export_adapted(
-    checkpoint: Path,
-    current_meta: dict[str, Any],
-    stem: str,
-    crops: Sequence[np.ndarray],
-    share: float,
-    facts: dict[str, Any],
-    candidate: dict[str, Path],
-) -> int:
-    """Adapt the checkpoint's network, write it as the candidate's checkpoint, ONNX and
-    metadata; returns on how many of the crops the adapted classifier's best class differs."""
-    import torch
-
-    import vision.training.offline  # noqa: F401  (configures ultralytics before it is imported)
-    from vision.crops import to_batch
-    from vision.training.train import export_onnx
-
+def _torch_here() -> bool:
     try:
-        saved = torch.load(checkpoint, map_location="cpu", weights_only=False)
-        network = (saved.get("ema") or saved["model"]).float()
-    except Exception as error:  # a torch or pickle error of any kind: not a checkpoint we can use
-        raise AdaptError(
-            f"{str(checkpoint)!r} is not an ultralytics checkpoint ({type(error).__name__})"
-        ) from None
-    normalisation = current_meta.get("normalisation", {})
-    batch = to_batch(
-        list(crops),
-        float(normalisation.get("scale", 1 / 255)),
-        normalisation.get("channel_order", "RGB"),
-    )
-    before = _best_classes(network, batch)
-    adapted = copy.deepcopy(network)
-    adapt_batchnorm(adapted, batch, share)
-    changed = int((_best_classes(adapted, batch) != before).sum())
-    saved = dict(saved)
-    saved.update(model=adapted.half(), ema=None, optimizer=None, train_results=None)
-    imgsz = int(current_meta["input_size"][0])
-    with tempfile.TemporaryDirectory(prefix="tilescore-adapt-") as folder:
-        # Made whole in a work folder first: a failed export leaves the models as they were.
-        work = Path(folder)
-        torch.save(saved, work / f"{stem}.pt")
-        onnx_path, names = export_onnx(work / f"{stem}.pt", "classify", imgsz, work, stem)
-        if [c["name"] for c in current_meta["classes"]] != list(names):
-            raise AdaptError(
-                f"{str(checkpoint)!r} lists other classes than {stem}.json: they are not one model"
-            )
-        meta = dict(current_meta)
-        meta["onnx"] = onnx_path.name
-        meta["date"] = facts["date"]
-        meta["adapted"] = facts
-        # Its scores were the unadapted model's: kept, under a name that says so.
-        meta["metrics"] = {"before_adapting": current_meta.get("metrics", {})}
-        (work / f"{stem}.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
-        candidate[".json"].parent.mkdir(parents=True, exist_ok=True)
-        for suffix in (".pt", ".onnx", ".json"):  # the metadata last: it names the ONNX file
-            shutil.copyfile(work / f"{stem}{suffix}", candidate[suffix])
-    return changed
+        import torch  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
-def _best_classes(network: Any, batch: np.ndarray) -> np.ndarray:
+def _checkpoint(current: Any, given: Path | None) -> Path | None:
+    """The classifier's checkpoint, if there is one (adapting needs none)."""
+    try:
+        return find_checkpoint(current, given)
+    except FineTuneError:
+        if given is not None:
+            raise
+        return None
+
+
+def _adapt_checkpoint(checkpoint: Path, folded: Any, target: Path) -> bool:
+    """Where torch is: the checkpoint with the adapted statistics, saved to ``target`` as
+    ultralytics saves (half precision), so a fine-tune later starts from them. Elsewhere the
+    checkpoint is copied as it is, and the metadata says so."""
+    if not _torch_here():
+        shutil.copyfile(checkpoint, target)
+        return False
     import torch
 
-    network.eval()
-    best = []
+    network = _network(checkpoint)
+    modules = dict(network.named_modules())
     with torch.no_grad():
-        for start in range(0, len(batch), BATCH):
-            output = network(torch.from_numpy(np.ascontiguousarray(batch[start : start + BATCH])))
-            output = output[0] if isinstance(output, (tuple, list)) else output
-            best.append(output.argmax(dim=1).numpy())
-    return np.concatenate(best)
+        for layer in folded.layers:
+            modules[layer.name].running_mean.copy_(torch.from_numpy(layer.mean))
+            modules[layer.name].running_var.copy_(torch.from_numpy(layer.var))
+    saved = dict(torch.load(checkpoint, map_location="cpu", weights_only=False))
+    saved.update(model=network.half(), ema=None, optimizer=None, train_results=None)
+    torch.save(saved, target)
+    return True
+
+
+def _reads_changed(before: Path, after: Path, batch: np.ndarray, threads: int | None) -> int:
+    """On how many crops the adapted classifier's best class differs from the current one's."""
+    import onnxruntime as ort  # type: ignore[import-untyped]  # ships no stubs or py.typed
+
+    options = ort.SessionOptions()
+    if threads:
+        options.intra_op_num_threads = threads
+    best = []
+    for path in (before, after):
+        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        name = session.get_inputs()[0].name
+        best.append(
+            np.concatenate(
+                [
+                    session.run(None, {name: batch[i : i + BATCH]})[0].argmax(axis=1)
+                    for i in range(0, len(batch), BATCH)
+                ]
+            )
+        )
+    return int((best[0] != best[1]).sum())
 
 
 def format_report(report: dict[str, Any]) -> str:

@@ -278,10 +278,12 @@ def _adapt(args: argparse.Namespace) -> int:
     settings = adapt.AdaptSettings(
         photos=tuple(args.adapt), models_dir=args.out, checkpoint=args.resume_from
     )
-    from vision.training.finetune import chatter_to_stderr
+    import contextlib
 
     try:
-        with chatter_to_stderr():  # stdout is for the result alone (--json)
+        # stdout is for the result alone (--json). Not chatter_to_stderr: that imports
+        # ultralytics, and adapting runs where only onnxruntime is (a Raspberry Pi).
+        with contextlib.redirect_stdout(sys.stderr):
             report = adapt.adapt(settings, None, progress)
     finally:
         progress.end()  # an error's line starts a line of its own

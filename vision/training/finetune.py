@@ -33,12 +33,16 @@ from pathlib import Path
 from typing import Any
 
 from scoring.errors import TilescoreError
+from vision.adaptation import FOLDED_SUFFIX, MEASURE_SUFFIX
 
 HELD_OUT_SHARE = 0.2  # datasets.label_export.split_of's default
 MIN_HELD_OUT = 2
 CANDIDATE_DIR = "candidate"
 PREVIOUS_DIR = "previous"
-SUFFIXES = (".onnx", ".pt", ".json")  # the metadata last: it names the ONNX file
+# A classifier's files; the metadata last, as it names the ONNX file. The measuring graph and
+# folded-layer file make it adaptable without torch (vision/adaptation.py); a fine-tune has
+# none, and installing it removes the old ones, which no longer describe it.
+SUFFIXES = (".onnx", ".pt", MEASURE_SUFFIX, FOLDED_SUFFIX, ".json")
 MAX_REPEATS = 10
 MIN_EPOCH_IMAGES = 200
 
