@@ -242,6 +242,21 @@ def test_stale_files_are_made_again_where_torch_is(models):
     load_folded(models / "tile-classifier.onnx")  # the installed files describe the new ONNX
 
 
+def test_a_checkpoint_that_is_not_the_folded_network_is_refused(models, no_torch):
+    """Adapted on a Pi (the checkpoint left as it was), then the folded-layer file lost: made
+    again from that checkpoint, it would scale the weights from the wrong statistics."""
+    arguments = ("train", "classifier", "--adapt", EXAMPLES, "--models", models)
+    assert tilescore(*arguments, timeout=300, env=no_torch).returncode == 0
+    (models / "tile-classifier.bn.npz").unlink()
+    adapted = digest(models / "tile-classifier.onnx")
+
+    result = tilescore(*arguments, timeout=300)
+
+    assert result.returncode != 0
+    assert "is not the network folded into tile-classifier.onnx" in result.stderr
+    assert digest(models / "tile-classifier.onnx") == adapted
+
+
 def test_an_unreadable_photo_is_listed_and_the_others_count(models, tmp_path):
     photos = tmp_path / "photos"
     photos.mkdir()

@@ -136,7 +136,7 @@ def prepare(checkpoint: Path, onnx_path: Path, imgsz: int, work: Path) -> tuple[
     ``onnx_path`` (``imgsz`` pixels square), made from its ``checkpoint`` into ``work``; returns
     the two paths."""
     import onnx
-    import torch
+    from onnx import numpy_helper
 
     from vision.adaptation import Folded, FoldedLayer, adaptation_files, sha256
 
@@ -154,6 +154,21 @@ def prepare(checkpoint: Path, onnx_path: Path, imgsz: int, work: Path) -> tuple[
         weight, bias = initialisers.get(f"{conv}.weight"), initialisers.get(f"{conv}.bias")
         if weight is None or bias is None or weight.data_type != 1 or bias.data_type != 1:
             raise AdaptError(f"{onnx_path.name} has no float convolution {conv} folding {name}")
+        # The checkpoint must be the one folded into this file, statistics and all (a checkpoint
+        # left unadapted beside an ONNX file adapted on a Pi is not): else the weights written
+        # later would be scaled from the wrong statistics.
+        sigma = np.sqrt(layer.running_var.numpy().astype(np.float64) + layer.eps)
+        gamma = layer.weight.detach().numpy().astype(np.float64)
+        folded_bias = layer.bias.detach().numpy() - layer.running_mean.numpy() * gamma / sigma
+        folded_weight = modules[conv].weight.detach().numpy() * (gamma / sigma)[:, None, None, None]
+        if not (
+            np.allclose(numpy_helper.to_array(bias), folded_bias, rtol=1e-3, atol=1e-3)
+            and np.allclose(numpy_helper.to_array(weight), folded_weight, rtol=1e-3, atol=1e-3)
+        ):
+            raise AdaptError(
+                f"{checkpoint.name} is not the network folded into {onnx_path.name} (its "
+                f"{name} differs): restore the classifier's files together (--rollback)"
+            )
         layers.append(
             FoldedLayer(
                 name=name,
@@ -167,7 +182,6 @@ def prepare(checkpoint: Path, onnx_path: Path, imgsz: int, work: Path) -> tuple[
                 var=layer.running_var.numpy().astype(np.float32),
             )
         )
-    del torch
     Folded(sha256(onnx_path), sha256(measure_path), tuple(layers)).save(folded_path)
     return measure_path, folded_path
 
