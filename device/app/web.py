@@ -523,6 +523,35 @@ def create_app(
         undone = state.store.undo_last(session.id)
         return jsonify(undone=undone)
 
+    @app.post("/api/adapt")
+    def adapt_classifier() -> Any:
+        """Fit the classifier to this table's set from every photo the app has kept, no labels
+        (``train classifier --adapt DATA/photos``; onnxruntime alone). The reader takes the
+        adapted classifier up from the next photo (service.Reader)."""
+        from vision.training.adapt import AdaptSettings, adapt
+
+        settings = AdaptSettings(
+            photos=(state.store.photo_dir,),
+            models_dir=state.reader.models_dir,
+            threads=state.reader.threads,
+        )
+        with state.lock:  # not while a hand is being read
+            report = adapt(settings, "tilescore serve: Fit to this set")
+        return jsonify(
+            tiles=report["tiles"],
+            photos=len(report["photos"]),
+            reads_changed=report["reads_changed"],
+        )
+
+    @app.post("/api/adapt/undo")
+    def previous_classifier() -> Any:
+        """The classifier the last fit (or fine-tune) replaced, back; again, and they swap."""
+        from vision.training.finetune import rollback
+
+        with state.lock:
+            restored = rollback(state.reader.models_dir)
+        return jsonify(date=restored["date"])
+
     @app.get("/api/export.json")
     def export_json() -> Any:
         session = state.store.current_session()

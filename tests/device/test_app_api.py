@@ -597,3 +597,40 @@ def test_a_classifier_changed_on_disk_is_read_from_the_next_photo(tmp_path):
         install(json.dumps(changed | {"min_read_confidence": 0.3}))
         assert reader.pipeline().min_read_confidence == 0.3
         assert client.get("/api/status").get_json()["model_error"] is None
+
+
+@needs_models
+def test_fit_to_this_set_from_the_apps_own_photos_and_back(tmp_path):
+    """The scoreboard's "Fit to this set": the classifier adapted to the photos the app kept
+    (no labels, onnxruntime alone), read from the next photo on; "Previous reader" undoes it."""
+    import hashlib
+
+    models = tmp_path / "models"
+    shutil.copytree(MODELS, models, ignore=shutil.ignore_patterns("runs", "previous", "candidate"))
+    classifier = models / "tile-classifier.onnx"
+    shipped = hashlib.sha256(classifier.read_bytes()).hexdigest()
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    shutil.copy(PHOTOS / "taiwan-melds.jpg", camera / "hand.jpg")
+    app = create_app(tmp_path / "data", models, f"dir:{camera}")
+    reader = app.config["STATE"].reader
+    with app.test_client() as client:
+        refused = client.post("/api/adapt")
+        assert refused.status_code == 400 and "no photos in" in refused.get_json()["error"]
+        for _ in range(2):
+            assert client.post("/api/score").status_code == 200
+        before = reader.pipeline()
+
+        fitted = client.post("/api/adapt")
+
+        assert fitted.status_code == 200, fitted.get_json()
+        report = fitted.get_json()
+        assert report["photos"] == 2 and report["tiles"] >= 30
+        assert hashlib.sha256(classifier.read_bytes()).hexdigest() != shipped
+        assert "adapted" in json.loads((models / "tile-classifier.json").read_text())
+        assert client.post("/api/score").status_code == 200
+        assert reader.pipeline() is not before  # the next photo was read with the fitted one
+
+        back = client.post("/api/adapt/undo")
+        assert back.status_code == 200
+        assert hashlib.sha256(classifier.read_bytes()).hexdigest() == shipped

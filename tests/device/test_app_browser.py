@@ -343,3 +343,37 @@ def test_a_still_hand_scores_itself_with_the_toggle_on(tmp_path, browser):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_fit_the_reader_to_the_set_on_the_scoreboard(tmp_path, camera, browser):
+    """Two hands scored, then "Fit to this set" on the scoreboard: the app's own photos adapt
+    the classifier of its model folder (a copy here), and "Previous reader" puts it back."""
+    models = tmp_path / "models"
+    shutil.copytree(
+        REPO / "models", models, ignore=shutil.ignore_patterns("runs", "previous", "candidate")
+    )
+    shipped = (models / "tile-classifier.onnx").read_bytes()
+    process, url, _, _ = _serve(tmp_path, camera, models)
+    try:
+        page = _page(browser, viewport={"width": 1280, "height": 800})
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(url)
+        page.wait_for_selector("#next-hand:has-text('Next hand')")
+        for count in (1, 2):
+            page.click("button[data-screen=camera]")
+            page.click("#score-button")
+            page.wait_for_selector("#result.active #overlay rect")
+            page.click("button[data-screen=board]")
+            page.wait_for_function(
+                f"document.querySelectorAll('#hands tbody tr').length === {count}"
+            )
+        page.click("#adapt")
+        page.wait_for_selector("#status:has-text('tile reader fitted to')")
+        assert "of 2 photos" in page.inner_text("#status")
+        assert (models / "tile-classifier.onnx").read_bytes() != shipped
+        page.click("#adapt-undo")
+        page.wait_for_selector("#status:has-text('back')")
+        assert (models / "tile-classifier.onnx").read_bytes() == shipped
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -660,6 +660,27 @@ async function undoLast() {
   }
 }
 
+async function adaptReader() {
+  if (!confirm("Fit the tile reader to this set, from every photo taken so far? It takes a few seconds; \"Previous reader\" undoes it.")) return;
+  setStatus("fitting the tile reader to this set…");
+  try {
+    const { tiles, photos, reads_changed } = await post("/api/adapt", {});
+    setStatus(`tile reader fitted to ${tiles} tiles of ${photos} photos (${reads_changed} read differently)`);
+  } catch (error) {
+    setStatus(error.message, true);
+  }
+}
+
+async function previousReader() {
+  if (!confirm("Go back to the tile reader before the last fit?")) return;
+  try {
+    const { date } = await post("/api/adapt/undo", {});
+    setStatus(`tile reader of ${date} back`);
+  } catch (error) {
+    setStatus(error.message, true);
+  }
+}
+
 async function newSession() {
   const names = prompt("Players, East South West North (comma separated)", "East,South,West,North");
   if (!names) return;
@@ -712,6 +733,8 @@ function init() {
   $("#context-form").variant.addEventListener("change", (e) => renderEvents(e.target.value, []));
   $("#undo").addEventListener("click", undoLast);
   $("#new-session").addEventListener("click", newSession);
+  $("#adapt").addEventListener("click", adaptReader);
+  $("#adapt-undo").addEventListener("click", previousReader);
   $("#pin-form").addEventListener("submit", sendPin);
   loadStatus();
   setInterval(loadStatus, 15000);
