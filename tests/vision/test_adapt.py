@@ -206,6 +206,10 @@ def test_adapting_needs_only_onnxruntime_where_the_files_are_shipped(models, no_
     second = tilescore(*arguments, timeout=300, env=no_torch)
     assert second.returncode == 0, second.stderr
     assert json.loads(second.stdout)["tiles"] == report["tiles"]
+    meta = json.loads((models / "tile-classifier.json").read_text())
+    assert meta["adapted"]["earlier"]["tiles"] == report["tiles"]  # the first one, kept
+    assert list(meta["metrics"]) == ["before_adapting"]
+    assert "before_adapting" not in meta["metrics"]["before_adapting"]
 
 
 def test_without_the_files_and_without_torch_it_says_what_to_do(models, no_torch):

@@ -29,6 +29,7 @@ import copy
 import datetime as dt
 import json
 import shutil
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -265,9 +266,7 @@ def adapt(
     settings: AdaptSettings, command: str | None = None, progress: Progress | None = None
 ) -> dict[str, Any]:
     """Adapt the current classifier to the photos and install it; returns what was done."""
-    import sys
-
-    from vision.adaptation import AdaptationError, adapted_bytes, load_folded, measure, sha256
+    from vision.adaptation import Folded, adapted_bytes, measure, sha256
     from vision.crops import to_batch
 
     say = progress or (lambda _: None)
@@ -281,22 +280,9 @@ def adapt(
     for path in candidate.values():
         path.unlink(missing_ok=True)
     checkpoint = _checkpoint(current, settings.checkpoint)
-    try:
-        load_folded(onnx_path)
-        measure_path, folded_path = (
-            folder / f"{current.stem}{MEASURE_SUFFIX}",
-            folder / f"{current.stem}{FOLDED_SUFFIX}",
-        )
-    except AdaptationError as missing:
-        if checkpoint is None or not _torch_here():
-            raise AdaptError(
-                f"{missing}: run this once where the train extra (torch) is installed, "
-                "which makes them, and copy the models folder here"
-            ) from None
-        say(f"0/3 preparing {current.stem} for adapting (once; torch)")
-        measure_path, folded_path = prepare(
-            checkpoint, onnx_path, current.imgsz, candidate[".json"].parent
-        )
+    measure_path, folded_path = _measuring_files(
+        onnx_path, current.imgsz, checkpoint, candidate[".json"].parent, say
+    )
     say(f"1/3 reading {len(photos)} photo{'s' * (len(photos) != 1)} with the current models")
     table = table_crops(settings.models_dir, photos, settings.threads, say)
     if len(table.crops) < MIN_CROPS:
@@ -316,8 +302,6 @@ def adapt(
         float(normalisation.get("scale", 1 / 255)),
         normalisation.get("channel_order", "RGB"),
     )
-    from vision.adaptation import Folded
-
     folded = Folded.load(folded_path)
     measured = measure(measure_path, batch, settings.threads)
     new_bytes, new_folded = adapted_bytes(onnx_path.read_bytes(), folded, measured, share)
@@ -341,13 +325,14 @@ def adapt(
         "command": command or "tilescore " + " ".join(sys.argv[1:]),
         "date": dt.date.today().isoformat(),
     }
-    meta = dict(current_meta)
-    meta["date"] = facts["date"]
-    meta["adapted"] = facts
-    # Its scores were the unadapted model's: kept, under a name that says so.
-    meta["metrics"] = {"before_adapting": current_meta.get("metrics", {})}
-    meta["onnx"] = candidate_onnx.name
-    candidate[".json"].write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
+    candidate[".json"].write_text(
+        json.dumps(
+            _adapted_metadata(current_meta, facts) | {"onnx": candidate_onnx.name},
+            indent=2,
+            ensure_ascii=False,
+        )
+        + "\n"
+    )
     changed = _reads_changed(onnx_path, candidate_onnx, batch, settings.threads)
     say(f"3/3 installing the adapted {current.stem}")
     previous = install(folder, current.stem)
@@ -356,6 +341,38 @@ def adapt(
         "model": str(current.classifier_meta),
         "previous": str(previous),
     }
+
+
+def _measuring_files(
+    onnx_path: Path, imgsz: int, checkpoint: Path | None, work: Path, say: Progress
+) -> tuple[Path, Path]:
+    """The measuring graph and folded-layer file of ``onnx_path``: those beside it when they
+    describe it, else made from the checkpoint into ``work`` where torch is."""
+    from vision.adaptation import AdaptationError, adaptation_files, load_folded
+
+    try:
+        load_folded(onnx_path)
+        return adaptation_files(onnx_path)
+    except AdaptationError as missing:
+        if checkpoint is None or not _torch_here():
+            raise AdaptError(
+                f"{missing}: run this once where the train extra (torch) is installed, "
+                "which makes them, and copy the models folder here"
+            ) from None
+    say(f"0/3 preparing {onnx_path.stem} for adapting (once; torch)")
+    return prepare(checkpoint, onnx_path, imgsz, work)
+
+
+def _adapted_metadata(current: dict[str, Any], facts: dict[str, Any]) -> dict[str, Any]:
+    """The classifier's metadata with this adaptation recorded (an earlier one kept inside it),
+    and its scores, measured before any adapting, kept under a name that says so."""
+    meta = dict(current)
+    meta["date"] = facts["date"]
+    earlier = current.get("adapted")
+    meta["adapted"] = facts | ({"earlier": earlier} if earlier else {})
+    if not earlier:
+        meta["metrics"] = {"before_adapting": current.get("metrics", {})}
+    return meta
 
 
 def _torch_here() -> bool:
