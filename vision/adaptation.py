@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -105,7 +106,7 @@ class Folded:
                     )
                     for i, entry in enumerate(facts["layers"])
                 )
-        except (OSError, ValueError, KeyError) as error:
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
             raise AdaptationError(f"{path} cannot be read ({error})") from None
         return Folded(facts["onnx_sha256"], facts["measure_sha256"], layers)
 
