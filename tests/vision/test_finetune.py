@@ -268,9 +268,11 @@ def test_a_better_candidate_is_installed_and_rolls_back(
     assert meta["fine_tune"]["decision"] == "installed"
     assert meta["fine_tune"]["current"]["tiles_right"] == 8
     assert not any((models / "candidate").iterdir())
+    from vision.adaptation import load_folded
     from vision.pipeline import load_pipeline
 
     load_pipeline(models)  # the installed pair loads
+    load_folded(models / "tile-classifier.onnx")  # and can be adapted without torch
 
     assert main(["train", "classifier", "--rollback", "--models", str(models)]) == 0
     assert "restored" in capsys.readouterr().out

@@ -74,6 +74,10 @@ def test_a_soup_is_the_weighted_mean_shipped_as_onnx(tmp_path, throwaway_checkpo
     batch = np.random.default_rng(0).random((3, 3, 32, 32), dtype=np.float32)
     scores = model.run(batch)
     assert scores.shape == (3, len(meta["classes"]))
+    from vision.adaptation import load_folded, measure
+
+    folded = load_folded(out / "tile-classifier.onnx")  # --adapt works on it without torch
+    assert len(measure(out / "tile-classifier.measure.onnx", batch)) == len(folded.layers) > 0
 
 
 def test_a_soup_measured_on_validation_data(tmp_path, throwaway_checkpoint):

@@ -563,6 +563,10 @@ def finetune(
         _save_checkpoint(best, candidate[".pt"])
         # The work folder may be on another file system: move, not rename.
         shutil.move(trained_meta.with_suffix(".onnx"), candidate[".onnx"])
+        for suffix in (MEASURE_SUFFIX, FOLDED_SUFFIX):  # made at export: --adapt without torch
+            made = trained_meta.with_name(f"{current.stem}{suffix}")
+            if made.is_file():
+                shutil.move(made, candidate[suffix])
         shutil.move(trained_meta, candidate[".json"])
         _carry_runtime_facts(current.classifier_meta, candidate[".json"])
     say(f"3/3 reading the {len(labelled.held_out)} held-out photos with both classifiers")

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.errors import TilescoreError
+from vision.training.finetune import SUFFIXES
 
 # ultralytics' network classes, by the task they do (a checkpoint does not say it otherwise).
 NETWORK_TASKS = {"ClassificationModel": "classify", "DetectionModel": "detect"}
@@ -133,9 +134,10 @@ def make_soup(settings: SoupSettings, command: str) -> Path:
             json.dumps(metadata, indent=2, ensure_ascii=False) + "\n"
         )
         settings.out_dir.mkdir(parents=True, exist_ok=True)
-        for suffix in (".pt", ".onnx", ".json"):  # the metadata last: it names the ONNX file
+        made = [s for s in SUFFIXES if (work / f"{settings.name}{s}").is_file()]
+        for suffix in made:  # the metadata last: it names the ONNX file
             shutil.copyfile(
-                checkpoint.with_suffix(suffix), settings.out_dir / f"{settings.name}{suffix}"
+                work / f"{settings.name}{suffix}", settings.out_dir / f"{settings.name}{suffix}"
             )
     return settings.out_dir / f"{settings.name}.json"
 

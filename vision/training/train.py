@@ -210,6 +210,13 @@ def export_onnx(
     shipped_onnx = out_dir / f"{name}.onnx"
     if onnx_path.resolve() != shipped_onnx.resolve():  # ultralytics writes beside the checkpoint
         shutil.copyfile(onnx_path, shipped_onnx)
+    if task == "classify":
+        # The files that let `train classifier --adapt` fit it to a table where there is no
+        # torch (vision/adaptation.py), made now, while torch is here: NAME.measure.onnx and
+        # NAME.bn.npz beside NAME.onnx.
+        from vision.training.adapt import prepare
+
+        prepare(checkpoint, shipped_onnx, imgsz, out_dir)
     return shipped_onnx, names
 
 
