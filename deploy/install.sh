@@ -47,6 +47,8 @@ python3 -m venv --system-site-packages "$PREFIX/venv"
 # onnxruntime 1.21.0 crashes on a Raspberry Pi 4: the project's own pin keeps it away.
 "$PREFIX/venv/bin/pip" install "$SRC"
 rsync -a --delete "$SRC/models/" "$PREFIX/models/"
+# The app's own: "Fit to this set" on the scoreboard writes the adapted classifier there.
+chown -R "$APP_USER" "$PREFIX/models"
 
 cat > /etc/systemd/system/tilescore.service <<UNIT
 [Unit]

@@ -536,7 +536,13 @@ def create_app(
             threads=state.reader.threads,
         )
         with state.lock:  # not while a hand is being read
-            report = adapt(settings, "tilescore serve: Fit to this set")
+            try:
+                report = adapt(settings, "tilescore serve: Fit to this set")
+            except OSError as error:  # not the data folder: the models folder, nothing lost
+                raise TilescoreError(
+                    f"cannot write the models folder {state.reader.models_dir} ({error}); "
+                    "the tile reader is unchanged"
+                ) from None
         return jsonify(
             tiles=report["tiles"],
             photos=len(report["photos"]),
@@ -549,7 +555,12 @@ def create_app(
         from vision.training.finetune import rollback
 
         with state.lock:
-            restored = rollback(state.reader.models_dir)
+            try:
+                restored = rollback(state.reader.models_dir)
+            except OSError as error:
+                raise TilescoreError(
+                    f"cannot write the models folder {state.reader.models_dir} ({error})"
+                ) from None
         return jsonify(date=restored["date"])
 
     @app.get("/api/export.json")

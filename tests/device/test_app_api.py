@@ -634,3 +634,17 @@ def test_fit_to_this_set_from_the_apps_own_photos_and_back(tmp_path):
         back = client.post("/api/adapt/undo")
         assert back.status_code == 200
         assert hashlib.sha256(classifier.read_bytes()).hexdigest() == shipped
+
+
+def test_a_models_folder_that_cannot_be_written_is_said_as_such(client, monkeypatch):
+    """Not the data folder's "the hand was not saved": fitting writes the models folder."""
+    import vision.training.adapt
+
+    def refused(*_args, **_kwargs):
+        raise PermissionError(13, "Permission denied", "models/tile-classifier.onnx")
+
+    monkeypatch.setattr(vision.training.adapt, "adapt", refused)
+    response = client.post("/api/adapt")
+    assert response.status_code == 400
+    error = response.get_json()["error"]
+    assert "cannot write the models folder" in error and "unchanged" in error
