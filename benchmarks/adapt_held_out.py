@@ -18,11 +18,12 @@ tile_sets.json beside the labels, as ``tilescore evaluate`` reads them.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -98,25 +99,34 @@ def adapted_reads(
 ) -> tuple[dict, list[tuple[Detection, ...]]]:  # type: ignore[type-arg]
     """``train classifier --adapt`` on a copy of the models with the ``adapt_on`` photos; the
     adapted pair's reads of the ``held_out`` photos (the others' places left empty)."""
-    with tempfile.TemporaryDirectory(prefix="adapt-bench-") as folder:
-        work = Path(folder)
-        models = work / "models"
-        shutil.copytree(args.models, models, ignore=shutil.ignore_patterns("runs", "previous"))
-        photo_dir = work / "photos"
-        photo_dir.mkdir()
-        for i in adapt_on:
-            source = find_photo(labels[i], args.photos)
-            (photo_dir / source.name).symlink_to(source.resolve())
-        report = adapt(
-            AdaptSettings(photos=(photo_dir,), models_dir=models, share=args.share),
-            "benchmarks/adapt_held_out.py",
-        )
+    sources = [find_photo(labels[i], args.photos) for i in adapt_on]
+    with adapted_models(args.models, sources, args.share, "benchmarks/adapt_held_out.py") as (
+        report,
+        models,
+    ):
         pipeline = load_pipeline(models)
         after: list[tuple[Detection, ...]] = [() for _ in photos]
         for i in held_out:
             image, facts = photos[i]
             after[i] = pipeline.read(image, **facts.read_options).tiles
     return report, after
+
+
+@contextlib.contextmanager
+def adapted_models(
+    models: Path, photos: Sequence[Path], share: float, command: str
+) -> Iterator[tuple[dict, Path]]:  # type: ignore[type-arg]
+    """``train classifier --adapt`` on a throwaway copy of ``models`` with ``photos`` (linked
+    into a folder of their own): the report, and the adapted copy's folder while it lasts."""
+    with tempfile.TemporaryDirectory(prefix="adapt-bench-") as folder:
+        work = Path(folder)
+        copy = work / "models"
+        shutil.copytree(models, copy, ignore=shutil.ignore_patterns("runs", "previous"))
+        (work / "photos").mkdir()
+        for photo in photos:
+            (work / "photos" / photo.name).symlink_to(photo.resolve())
+        settings = AdaptSettings(photos=(work / "photos",), models_dir=copy, share=share)
+        yield adapt(settings, command), copy
 
 
 def print_draws(

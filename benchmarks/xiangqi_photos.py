@@ -16,9 +16,7 @@ rotations of one source photo stay in one half (the set's README says so).
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
-import tempfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,11 +26,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.adapt_held_out import adapted_models  # noqa: E402
 from datasets.synth.sources import XIANGQI_CLASSES  # noqa: E402
 from vision.boxes import iou_matrix  # noqa: E402
 from vision.images import load_image  # noqa: E402
 from vision.pipeline import TilePipeline, load_pipeline  # noqa: E402
-from vision.training.adapt import AdaptSettings, adapt  # noqa: E402
+from vision.training.adapt import SHARE  # noqa: E402
 
 UNDECLARED_RED_SOLDIER = "7r"  # class id 14, which data.yaml does not declare (docs/training.md)
 
@@ -78,18 +77,11 @@ def main() -> int:
         return 0
     for source in (0, 1):
         target = [p for p in photos if p.half != source]
-        with tempfile.TemporaryDirectory(prefix="xiangqi-adapt-") as folder:
-            work = Path(folder)
-            models = work / "models"
-            shutil.copytree(args.models, models, ignore=shutil.ignore_patterns("runs", "previous"))
-            (work / "photos").mkdir()
-            for photo in photos:
-                if photo.half == source:
-                    (work / "photos" / photo.path.name).symlink_to(photo.path.resolve())
-            report = adapt(
-                AdaptSettings(photos=(work / "photos",), models_dir=models),
-                "benchmarks/xiangqi_photos.py",
-            )
+        adapt_on = [p.path for p in photos if p.half == source]
+        with adapted_models(args.models, adapt_on, SHARE, "benchmarks/xiangqi_photos.py") as (
+            report,
+            models,
+        ):
             adapted = score(load_pipeline(models), target)
         print(f"{f'shipped pair, half {1 - source}':>36} | {score(shipped, target)}")
         name = f"adapted on half {source} ({report['tiles']} crops)"

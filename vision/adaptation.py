@@ -143,12 +143,9 @@ def measure(
     """Each layer's mean and (unbiased) variance of its input over ``batch`` (N×3×H×W, the
     classifier's input), each layer normalising by the batch's own statistics as in training.
     Batches of ``BATCH`` count by their share of the crops, so every crop counts once."""
-    import onnxruntime as ort  # type: ignore[import-untyped]  # ships no stubs or py.typed
+    from vision.models import onnx_session
 
-    options = ort.SessionOptions()
-    if threads:
-        options.intra_op_num_threads = threads
-    session = ort.InferenceSession(str(measure_onnx), options, providers=["CPUExecutionProvider"])
+    session = onnx_session(measure_onnx, threads)
     name = session.get_inputs()[0].name
     # Shuffled so that each batch holds many photos: a per-batch variance misses the spread
     # between batches' means, which mixing photos in every batch keeps small.

@@ -90,21 +90,25 @@ def load_info(meta_path: Path) -> ModelInfo:
     return info
 
 
+def onnx_session(path: Path, threads: int | None = None) -> Any:
+    """An onnxruntime CPU session for the ONNX file at ``path``, on ``threads`` threads (default:
+    onnxruntime's own choice), its warnings kept quiet."""
+    import onnxruntime as ort  # type: ignore[import-untyped]  # ships no stubs or py.typed
+
+    options = ort.SessionOptions()
+    if threads:
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
 class OnnxModel:
     """An onnxruntime session for one model, checked against its metadata and warmed up once."""
 
     def __init__(self, info: ModelInfo, threads: int | None = None) -> None:
-        import onnxruntime as ort  # type: ignore[import-untyped]  # ships no stubs or py.typed
-
-        options = ort.SessionOptions()
-        if threads:
-            options.intra_op_num_threads = threads
-            options.inter_op_num_threads = 1
-        options.log_severity_level = 3
         try:
-            self.session = ort.InferenceSession(
-                str(info.onnx_path), options, providers=["CPUExecutionProvider"]
-            )
+            self.session = onnx_session(info.onnx_path, threads)
         except Exception as error:  # onnxruntime raises its own types; any of them means "bad file"
             first_line = (str(error).strip().splitlines() or ["unknown error"])[0]
             raise ModelError(

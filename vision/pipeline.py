@@ -382,9 +382,9 @@ class TilePipeline:
         ]
         if not rows:
             return []
-        turns = [np.ascontiguousarray(np.rot90(crops[row], k)) for k in (1, 3) for row in rows]
-        both = self._run_classifier(turns)  # one batch: a quarter turn each way
-        other_way = (both[: len(rows)] + both[len(rows) :]) / 2
+        other_way = self._read_two_ways(  # a quarter turn each way
+            *([np.ascontiguousarray(np.rot90(crops[row], k)) for row in rows] for k in (1, 3))
+        )
         turned: list[tuple[int, ModelClass]] = []
         for row, other in zip(rows, other_way, strict=True):
             if self._is_not_tile[other.argmax()] or other.max() < TURNED_READ_AT_LEAST:
@@ -425,13 +425,18 @@ class TilePipeline:
             )
             for row in rows
         ]
-        turned = [np.ascontiguousarray(crop[::-1, ::-1]) for crop in crops]
-        both = self._run_classifier(crops + turned)
-        again = (both[: len(rows)] + both[len(rows) :]) / 2
+        again = self._read_two_ways(crops, [np.ascontiguousarray(c[::-1, ::-1]) for c in crops])
         for row, read in zip(rows, again, strict=True):
             best = int(read.argmax())
             if self._is_tile[best] and read[best] >= READ_AT_LEAST:
                 probabilities[row] = read
+
+    def _read_two_ways(self, first: list[np.ndarray], second: list[np.ndarray]) -> np.ndarray:
+        """The reads of each crop seen two ways (``first[i]`` and ``second[i]``), averaged; one
+        classifier batch for both."""
+        both = self._run_classifier(first + second)
+        averaged: np.ndarray = (both[: len(first)] + both[len(first) :]) / 2
+        return averaged
 
     def _run_classifier(self, crops: list[np.ndarray]) -> np.ndarray:
         assert self.classifier is not None

@@ -535,14 +535,9 @@ def create_app(
             models_dir=state.reader.models_dir,
             threads=state.reader.threads,
         )
-        with state.lock:  # not while a hand is being read
-            try:
-                report = adapt(settings, "tilescore serve: Fit to this set")
-            except OSError as error:  # not the data folder: the models folder, nothing lost
-                raise TilescoreError(
-                    f"cannot write the models folder {state.reader.models_dir} ({error}); "
-                    "the tile reader is unchanged"
-                ) from None
+        # Not while a hand is being read; nothing is installed until the adapted files are whole.
+        with state.lock, _writing_models(state.reader.models_dir, "; the tile reader is unchanged"):
+            report = adapt(settings, "tilescore serve: Fit to this set")
         return jsonify(
             tiles=report["tiles"],
             photos=len(report["photos"]),
@@ -554,13 +549,8 @@ def create_app(
         """The classifier the last fit (or fine-tune) replaced, back; again, and they swap."""
         from vision.training.finetune import rollback
 
-        with state.lock:
-            try:
-                restored = rollback(state.reader.models_dir)
-            except OSError as error:
-                raise TilescoreError(
-                    f"cannot write the models folder {state.reader.models_dir} ({error})"
-                ) from None
+        with state.lock, _writing_models(state.reader.models_dir):
+            restored = rollback(state.reader.models_dir)
         return jsonify(date=restored["date"])
 
     @app.get("/api/export.json")
@@ -617,6 +607,18 @@ def create_app(
         }
 
     return app
+
+
+@contextlib.contextmanager
+def _writing_models(folder: Path, outcome: str = "") -> Any:
+    """A models folder that cannot be written is said as such, not as the data folder's "the
+    hand was not saved" (the app's OSError handler): no hand is at stake."""
+    try:
+        yield
+    except OSError as error:
+        raise TilescoreError(
+            f"cannot write the models folder {folder} ({error}){outcome}"
+        ) from None
 
 
 def _number(given: dict[str, Any], key: str) -> int:

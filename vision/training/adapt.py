@@ -37,14 +37,13 @@ from typing import Any
 
 import numpy as np
 
-from vision.adaptation import BATCH, FOLDED_SUFFIX, MEASURE_SUFFIX
+from vision.adaptation import BATCH, FOLDED_SUFFIX, MEASURE_SUFFIX, Folded
 from vision.training.finetune import (
-    CANDIDATE_DIR,
     FineTuneError,
     current_model,
+    empty_candidate,
     find_checkpoint,
     install,
-    model_files,
 )
 
 SHARE = 0.2
@@ -132,14 +131,14 @@ def table_crops(
     return TableCrops(tuple(crops), tuple(read), tuple(unreadable))
 
 
-def prepare(checkpoint: Path, onnx_path: Path, imgsz: int, work: Path) -> tuple[Path, Path]:
+def prepare(checkpoint: Path, onnx_path: Path, imgsz: int, work: Path) -> tuple[Path, Folded]:
     """Where torch is: the measuring graph and folded-layer file of the classifier in
     ``onnx_path`` (``imgsz`` pixels square), made from its ``checkpoint`` into ``work``; returns
-    the two paths."""
+    the measuring graph's path and the folded layers (saved beside it)."""
     import onnx
     from onnx import numpy_helper
 
-    from vision.adaptation import Folded, FoldedLayer, adaptation_files, sha256
+    from vision.adaptation import FoldedLayer, adaptation_files, sha256
 
     network = _network(checkpoint)
     measure_path, folded_path = (work / p.name for p in adaptation_files(onnx_path))
@@ -158,10 +157,11 @@ def prepare(checkpoint: Path, onnx_path: Path, imgsz: int, work: Path) -> tuple[
         # The checkpoint must be the one folded into this file, statistics and all (a checkpoint
         # left unadapted beside an ONNX file adapted on a Pi is not): else the weights written
         # later would be scaled from the wrong statistics.
-        sigma = np.sqrt(layer.running_var.numpy().astype(np.float64) + layer.eps)
-        gamma = layer.weight.detach().numpy().astype(np.float64)
-        folded_bias = layer.bias.detach().numpy() - layer.running_mean.numpy() * gamma / sigma
-        folded_weight = modules[conv].weight.detach().numpy() * (gamma / sigma)[:, None, None, None]
+        gamma, beta = layer.weight.detach().numpy(), layer.bias.detach().numpy()
+        mean, var = layer.running_mean.numpy(), layer.running_var.numpy()
+        scale = gamma.astype(np.float64) / np.sqrt(var.astype(np.float64) + layer.eps)
+        folded_bias = beta - mean * scale
+        folded_weight = modules[conv].weight.detach().numpy() * scale[:, None, None, None]
         if not (
             np.allclose(numpy_helper.to_array(bias), folded_bias, rtol=1e-3, atol=1e-3)
             and np.allclose(numpy_helper.to_array(weight), folded_weight, rtol=1e-3, atol=1e-3)
@@ -176,15 +176,16 @@ def prepare(checkpoint: Path, onnx_path: Path, imgsz: int, work: Path) -> tuple[
                 weight_offset=_only_place(data, weight.raw_data, f"{conv}.weight"),
                 weight_shape=tuple(int(d) for d in weight.dims),
                 bias_offset=_only_place(data, bias.raw_data, f"{conv}.bias"),
-                gamma=layer.weight.detach().numpy().astype(np.float32),
-                beta=layer.bias.detach().numpy().astype(np.float32),
+                gamma=gamma.astype(np.float32),
+                beta=beta.astype(np.float32),
                 eps=float(layer.eps),
-                mean=layer.running_mean.numpy().astype(np.float32),
-                var=layer.running_var.numpy().astype(np.float32),
+                mean=mean.astype(np.float32),
+                var=var.astype(np.float32),
             )
         )
-    Folded(sha256(onnx_path), sha256(measure_path), tuple(layers)).save(folded_path)
-    return measure_path, folded_path
+    folded = Folded(sha256(onnx_path), sha256(measure_path), tuple(layers))
+    folded.save(folded_path)
+    return measure_path, folded
 
 
 def _network(checkpoint: Path) -> Any:
@@ -266,7 +267,7 @@ def adapt(
     settings: AdaptSettings, command: str | None = None, progress: Progress | None = None
 ) -> dict[str, Any]:
     """Adapt the current classifier to the photos and install it; returns what was done."""
-    from vision.adaptation import Folded, adapted_bytes, measure, sha256
+    from vision.adaptation import adapted_bytes, measure, sha256
     from vision.crops import to_batch
 
     say = progress or (lambda _: None)
@@ -275,12 +276,9 @@ def adapt(
     current_meta = json.loads(current.classifier_meta.read_text("utf-8"))
     folder = current.classifier_meta.parent
     onnx_path = folder / current_meta["onnx"]
-    candidate = model_files(folder / CANDIDATE_DIR, current.stem)
-    candidate[".json"].parent.mkdir(parents=True, exist_ok=True)
-    for path in candidate.values():
-        path.unlink(missing_ok=True)
+    candidate = empty_candidate(folder, current.stem)
     checkpoint = _checkpoint(current, settings.checkpoint)
-    measure_path, folded_path = _measuring_files(
+    measure_path, folded = _measuring_files(
         onnx_path, current.imgsz, checkpoint, candidate[".json"].parent, say
     )
     say(f"1/3 reading {len(photos)} photo{'s' * (len(photos) != 1)} with the current models")
@@ -302,7 +300,6 @@ def adapt(
         float(normalisation.get("scale", 1 / 255)),
         normalisation.get("channel_order", "RGB"),
     )
-    folded = Folded.load(folded_path)
     measured = measure(measure_path, batch, settings.threads)
     new_bytes, new_folded = adapted_bytes(onnx_path.read_bytes(), folded, measured, share)
     candidate_onnx = candidate[".onnx"]
@@ -345,14 +342,13 @@ def adapt(
 
 def _measuring_files(
     onnx_path: Path, imgsz: int, checkpoint: Path | None, work: Path, say: Progress
-) -> tuple[Path, Path]:
-    """The measuring graph and folded-layer file of ``onnx_path``: those beside it when they
-    describe it, else made from the checkpoint into ``work`` where torch is."""
+) -> tuple[Path, Folded]:
+    """The measuring graph's path and the folded layers of ``onnx_path``: those beside it when
+    they describe it, else made from the checkpoint into ``work`` where torch is."""
     from vision.adaptation import AdaptationError, adaptation_files, load_folded
 
     try:
-        load_folded(onnx_path)
-        return adaptation_files(onnx_path)
+        return adaptation_files(onnx_path)[0], load_folded(onnx_path)
     except AdaptationError as missing:
         if checkpoint is None or not _torch_here():
             raise AdaptError(
@@ -393,7 +389,7 @@ def _checkpoint(current: Any, given: Path | None) -> Path | None:
         return None
 
 
-def _adapt_checkpoint(checkpoint: Path, folded: Any, target: Path) -> bool:
+def _adapt_checkpoint(checkpoint: Path, folded: Folded, target: Path) -> bool:
     """Where torch is: the checkpoint with the adapted statistics, saved to ``target`` as
     ultralytics saves (half precision), so a fine-tune later starts from them. Elsewhere the
     checkpoint is copied as it is, and the metadata says so."""
@@ -416,14 +412,11 @@ def _adapt_checkpoint(checkpoint: Path, folded: Any, target: Path) -> bool:
 
 def _reads_changed(before: Path, after: Path, batch: np.ndarray, threads: int | None) -> int:
     """On how many crops the adapted classifier's best class differs from the current one's."""
-    import onnxruntime as ort  # type: ignore[import-untyped]  # ships no stubs or py.typed
+    from vision.models import onnx_session
 
-    options = ort.SessionOptions()
-    if threads:
-        options.intra_op_num_threads = threads
     best = []
     for path in (before, after):
-        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        session = onnx_session(path, threads)
         name = session.get_inputs()[0].name
         best.append(
             np.concatenate(

@@ -8,6 +8,7 @@ and installs it only if it reads the held-out ones better; ``--rollback`` puts t
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -219,7 +220,6 @@ class StageLines:
 
 
 def _finetune(args: argparse.Namespace) -> int:
-
     from vision.training import finetune
 
     if args.model != "classifier":
@@ -264,7 +264,6 @@ def _finetune(args: argparse.Namespace) -> int:
 
 
 def _adapt(args: argparse.Namespace) -> int:
-
     from vision.training import adapt
 
     if args.model != "classifier":
@@ -278,8 +277,6 @@ def _adapt(args: argparse.Namespace) -> int:
     settings = adapt.AdaptSettings(
         photos=tuple(args.adapt), models_dir=args.out, checkpoint=args.resume_from
     )
-    import contextlib
-
     try:
         # stdout is for the result alone (--json). Not chatter_to_stderr: that imports
         # ultralytics, and adapting runs where only onnxruntime is (a Raspberry Pi).

@@ -386,6 +386,15 @@ def model_files(folder: Path, stem: str) -> dict[str, Path]:
     return {suffix: folder / f"{stem}{suffix}" for suffix in SUFFIXES}
 
 
+def empty_candidate(models_folder: Path, stem: str) -> dict[str, Path]:
+    """MODELS/candidate/STEM.*, with no file of an earlier candidate left there."""
+    candidate = model_files(models_folder / CANDIDATE_DIR, stem)
+    candidate[".json"].parent.mkdir(parents=True, exist_ok=True)
+    for path in candidate.values():
+        path.unlink(missing_ok=True)
+    return candidate
+
+
 def install(models_folder: Path, stem: str) -> Path:
     """Put MODELS/candidate/STEM.* in place of MODELS/STEM.*, the replaced files copied to
     MODELS/previous/ first. Every file is replaced atomically, the metadata last, so a reader
@@ -531,7 +540,6 @@ def finetune(
 
         command = command_line()
     folder = current.classifier_meta.parent
-    candidate_dir = folder / CANDIDATE_DIR
     with tempfile.TemporaryDirectory(prefix="tilescore-finetune-") as work:
         work_dir = Path(work)
         say(
@@ -548,10 +556,7 @@ def finetune(
             f"{counts.synthetic_train} synthetic"
         )
         trained_meta = _train(settings, current, checkpoint, work_dir, command)
-        candidate_dir.mkdir(parents=True, exist_ok=True)
-        candidate = model_files(candidate_dir, current.stem)
-        for path in candidate.values():
-            path.unlink(missing_ok=True)
+        candidate = empty_candidate(folder, current.stem)
         from vision.training.train import _save_checkpoint
 
         run_weights = work_dir / "out" / "runs" / current.stem / "weights"
