@@ -27,13 +27,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.adapt_held_out import adapted_models  # noqa: E402
-from datasets.synth.sources import XIANGQI_CLASSES  # noqa: E402
+from datasets.synth.sources import xiangqi_labels  # noqa: E402
 from vision.boxes import iou_matrix  # noqa: E402
 from vision.images import load_image  # noqa: E402
 from vision.pipeline import TilePipeline, load_pipeline  # noqa: E402
 from vision.training.adapt import SHARE  # noqa: E402
-
-UNDECLARED_RED_SOLDIER = "7r"  # class id 14, which data.yaml does not declare (docs/training.md)
 
 
 @dataclass(frozen=True)
@@ -98,11 +96,8 @@ def load_photos(folder: Path) -> list[PiecePhoto]:
         image = load_image(path)
         height, width = image.shape[:2]
         boxes, codes = [], []
-        for row in label.read_text().split("\n"):
-            parts = row.split()
-            if len(parts) != 5:
-                continue
-            class_id, x, y, w, h = int(parts[0]), *map(float, parts[1:])
+        for piece in xiangqi_labels(label.read_text()):
+            x, y, w, h = piece.box
             boxes.append(
                 [
                     (x - w / 2) * width,
@@ -111,7 +106,7 @@ def load_photos(folder: Path) -> list[PiecePhoto]:
                     (y + h / 2) * height,
                 ]
             )
-            codes.append(XIANGQI_CLASSES.get(class_id, UNDECLARED_RED_SOLDIER))
+            codes.append(piece.code)
         source = label.stem.split("_jpg")[0].split("_png")[0]  # Roboflow: SOURCE_jpg.rf.HASH
         photos.append(
             PiecePhoto(path, image, np.array(boxes), tuple(codes), zlib.crc32(source.encode()) % 2)

@@ -30,7 +30,7 @@ from datasets.synth.faces import (
     FaceMix,
 )
 from datasets.synth.scene import WHITE_DRAGON_SHARE, PlacedTile, SceneMaker
-from datasets.synth.sources import XIANGQI_CLASSES, shared_data
+from datasets.synth.sources import shared_data, xiangqi_labels
 from scoring.tiles import ALL_TILES
 
 DETECTOR_CLASSES = ("tile", "tile_rotated", "back", "back_rotated", "piece")
@@ -150,8 +150,8 @@ def fill_empty_classes(out: Path) -> None:
 
 
 def add_real_xiangqi(out: Path, limit: int | None = None) -> int:
-    """The real xiangqi photos, every box as ``piece``; the dataset's own split keeps the three
-    rotations of a photo together."""
+    """The real xiangqi photos, every piece as ``piece`` (the empty board points one labelling
+    boxed are left out: datasets/synth/sources.py ``xiangqi_labels``)."""
     root = shared_data() / "xiangqi-pieces"
     written = 0
     for source, split in (("train", "train"), ("valid", "val"), ("test", "val")):
@@ -161,13 +161,10 @@ def add_real_xiangqi(out: Path, limit: int | None = None) -> int:
             if not image.exists():
                 continue
             lines, code_lines = [], []
-            for row in label.read_text().splitlines():
-                parts = row.split()
-                if len(parts) == 5 and (int(parts[0]) in XIANGQI_CLASSES or parts[0] == "14"):
-                    lines.append("4 " + " ".join(parts[1:]))
-                    # Class 14 is undeclared in data.yaml; it looks like the red soldier.
-                    code = XIANGQI_CLASSES.get(int(parts[0]), "7r")
-                    code_lines.append(f"{_code_class(code)} " + " ".join(parts[1:]))
+            for piece in xiangqi_labels(label.read_text()):
+                box = " ".join(f"{v:g}" for v in piece.box)
+                lines.append(f"4 {box}")
+                code_lines.append(f"{_code_class(piece.code)} {box}")
             shutil.copyfile(image, out / "detect" / "images" / split / f"xq_{label.stem}.jpg")
             (out / "detect" / "labels" / split / f"xq_{label.stem}.txt").write_text(
                 "\n".join(lines) + "\n"

@@ -22,8 +22,8 @@ from datasets.synth.sources import (
     CAMERASH_LABELS,
     CAMERASH_UNTAGGED_LABELS,
     FLUFFY_NAMES,
-    XIANGQI_CLASSES,
     shared_data,
+    xiangqi_labels,
 )
 from scoring.tiles import ALL_TILES, Tile, tile_from_code
 
@@ -657,29 +657,29 @@ def _camerash_faces(root: Path) -> dict[str, list[np.ndarray]]:
 
 
 def _xiangqi_crops(root: Path, limit_per_class: int = 60) -> dict[str, list[np.ndarray]]:
-    """Square crops of real pieces from the labelled xiangqi photos (train split only)."""
+    """Square crops of real pieces from the labelled xiangqi photos: the train split, less its
+    turned copies of test photos (datasets/xiangqi_real.py), so the test split stays unseen."""
+    from datasets.xiangqi_real import training_photos
+
     faces: dict[str, list[np.ndarray]] = defaultdict(list)
-    folder = root / "xiangqi-pieces" / "train"
-    for label_path in sorted((folder / "labels").glob("*.txt")):
+    for photo in training_photos(root / "xiangqi-pieces"):
+        if photo.split != "train":
+            continue
         if all(len(v) >= limit_per_class for v in faces.values()) and len(faces) == 14:
             break
-        image = cv2.imread(str(folder / "images" / (label_path.stem + ".jpg")))
+        image = cv2.imread(str(photo.image))
         if image is None:
             continue
         h, w = image.shape[:2]
-        for line in label_path.read_text().splitlines():
-            parts = line.split()
-            if len(parts) != 5 or int(parts[0]) not in XIANGQI_CLASSES:
+        for piece in xiangqi_labels(photo.labels.read_text()):
+            if len(faces[piece.code]) >= limit_per_class:
                 continue
-            code = XIANGQI_CLASSES[int(parts[0])]
-            if len(faces[code]) >= limit_per_class:
-                continue
-            cx, cy, bw, bh = (float(v) for v in parts[1:])
+            cx, cy, bw, bh = piece.box
             x1, y1 = int((cx - bw / 2) * w), int((cy - bh / 2) * h)
             x2, y2 = int((cx + bw / 2) * w), int((cy + bh / 2) * h)
             crop = image[max(y1, 0) : y2, max(x1, 0) : x2]
             if crop.size and min(crop.shape[:2]) >= 16:
-                faces[code].append(cv2.resize(crop, (160, 160)))
+                faces[piece.code].append(cv2.resize(crop, (160, 160)))
     return faces
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -55,8 +56,11 @@ CAMERASH_LABELS = {
     "bonus-bamboo": "8f",
 }
 
-# xiangqi-pieces data.yaml order. Class 14 is undeclared: it mixes red pieces, so its boxes are
-# used only as "a piece" for the detector, never for the classifier.
+# xiangqi-pieces data.yaml order. It holds for half of the photos only: the other half (every
+# photo with a box of the undeclared class 14) was labelled with one more class before the red
+# pieces, so there 7 is an empty board point (no piece) and 8-14 are the red pieces in this order
+# (looked at by eye, 16 boxes of each class id in each half; session 19). ``xiangqi_labels``
+# reads a label file either way; nothing else should read these ids.
 XIANGQI_CLASSES = {
     0: "2b",  # b_advisor 士
     1: "6b",  # b_cannon 包
@@ -73,3 +77,35 @@ XIANGQI_CLASSES = {
     12: "5r",  # r_horse 傌
     13: "7r",  # r_soldier 兵
 }
+_SHIFTED_MARKER = 14  # only the shifted labelling has this id
+_BOARD_POINT = 7  # in the shifted labelling: an empty point of the board, not a piece
+
+
+@dataclass(frozen=True)
+class LabelledPiece:
+    """One box of a xiangqi label file: its piece code and YOLO box (centre x, y, width, height,
+    shares of the photo's size)."""
+
+    code: str
+    box: tuple[float, float, float, float]
+
+
+def xiangqi_labels(text: str) -> list[LabelledPiece]:
+    """The pieces of one xiangqi-pieces label file, whichever of its two labellings it uses
+    (above); the empty board points of the shifted one are left out."""
+    rows = [(int(parts[0]), tuple(float(v) for v in parts[1:])) for parts in _rows(text)]
+    shifted = any(class_id == _SHIFTED_MARKER for class_id, _ in rows)
+    pieces = []
+    for class_id, box in rows:
+        if shifted and class_id == _BOARD_POINT:
+            continue
+        code = XIANGQI_CLASSES.get(
+            class_id - 1 if shifted and class_id > _BOARD_POINT else class_id
+        )
+        if code is not None:
+            pieces.append(LabelledPiece(code, box))  # type: ignore[arg-type]
+    return pieces
+
+
+def _rows(text: str) -> list[list[str]]:
+    return [parts for parts in (line.split() for line in text.splitlines()) if len(parts) == 5]

@@ -1,0 +1,188 @@
+"""Real xiangqi pieces for the classifier: crops cut from the labelled photos in
+``../shared/data/xiangqi-pieces``, and which of its test photos are really held out.
+
+The set's own split leaks. Roboflow exported each source photo in three rotations (slightly
+recoloured), and 25 of the 61 test photos have a rotation in train or valid: the same board, the
+same pieces, the same light. ``near_duplicates`` finds them by thumbnail (below), so a benchmark
+reports the 36 clean test photos apart, and the crops here are cut only from train and valid
+photos with no rotation in test: every test photo stays unseen by the classifier.
+
+    python -m datasets.xiangqi_real --out datasets/build/xqreal [--copies 3] [--seed 0]
+
+writes an ultralytics classify folder (``OUT/train|val/CODE/*.jpg``, valid → val) of 96-pixel
+crops. Each labelled piece is cut ``--copies`` times, each time with the box moved and resized a
+little (a detector's box is never the label's) and the piece turned by any angle (a round piece
+lies on the board every way; the set's rotations are quarter turns only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets.synth.sources import shared_data, xiangqi_labels
+
+SPLITS = ("train", "valid", "test")
+THUMB = 64  # thumbnail side for finding rotations of one photo
+NEAR_DUPLICATE = 0.3
+"""Mean absolute difference of two standardised grey thumbnails (best of four quarter turns)
+below which two photos are one photo. Measured on the set: rotations of one source photo lie at
+0.0-0.18, the closest other photos (the same cloth, other pieces) at 0.33 and more."""
+CROP_SIZE = 96  # as the synthetic classify crops (datasets/synth/build.py)
+JITTER = 0.08  # the box's centre moves and its sides grow or shrink by up to this share
+MIN_SIDE = 12  # pixels: smaller labelled boxes are slivers at the photo's edge
+
+
+@dataclass(frozen=True)
+class PiecePhoto:
+    image: Path
+    labels: Path
+    split: str
+
+
+def photos(root: Path | None = None) -> list[PiecePhoto]:
+    """Every labelled photo of the xiangqi set, by split."""
+    root = root or shared_data() / "xiangqi-pieces"
+    found = []
+    for split in SPLITS:
+        for labels in sorted((root / split / "labels").glob("*.txt")):
+            image = root / split / "images" / f"{labels.stem}.jpg"
+            if image.exists():
+                found.append(PiecePhoto(image, labels, split))
+    return found
+
+
+def thumbnail(path: Path) -> np.ndarray:
+    """A standardised grey thumbnail (zero mean, unit spread): recolouring moves it little."""
+    grey = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+    if grey is None:
+        raise ValueError(f"cannot read {path}")
+    small = cv2.resize(grey, (THUMB, THUMB), interpolation=cv2.INTER_AREA).astype(np.float32)
+    standardised: np.ndarray = (small - small.mean()) / max(float(small.std()), 1e-6)
+    return standardised
+
+
+def near_duplicates(
+    these: list[PiecePhoto], others: list[PiecePhoto]
+) -> dict[Path, tuple[Path, float]]:
+    """Each of ``these`` photos that is a turned copy of one of ``others``: its image path, the
+    other's and their distance."""
+    if not others:
+        return {}
+    other_thumbs = np.stack([thumbnail(p.image) for p in others])
+    found = {}
+    for photo in these:
+        thumb = thumbnail(photo.image)
+        distances = np.stack(
+            [np.abs(other_thumbs - np.rot90(thumb, k)[None]).mean(axis=(1, 2)) for k in range(4)]
+        ).min(axis=0)
+        best = int(distances.argmin())
+        if distances[best] < NEAR_DUPLICATE:
+            found[photo.image] = (others[best].image, float(distances[best]))
+    return found
+
+
+def held_out_split(root: Path | None = None) -> tuple[list[PiecePhoto], list[PiecePhoto]]:
+    """The test photos with no turned copy in train or valid (clean), and those with one."""
+    every = photos(root)
+    test = [p for p in every if p.split == "test"]
+    seen = near_duplicates(test, [p for p in every if p.split != "test"])
+    return [p for p in test if p.image not in seen], [p for p in test if p.image in seen]
+
+
+def training_photos(root: Path | None = None) -> list[PiecePhoto]:
+    """The train and valid photos with no turned copy in test."""
+    every = photos(root)
+    test = [p for p in every if p.split == "test"]
+    rest = [p for p in every if p.split != "test"]
+    copies_of_test = near_duplicates(rest, test)
+    return [p for p in rest if p.image not in copies_of_test]
+
+
+def labelled_pieces(photo: PiecePhoto, width: int, height: int) -> Iterator[tuple[str, tuple]]:
+    """Each labelled piece: its code and box (x1, y1, x2, y2 pixels)."""
+    for piece in xiangqi_labels(photo.labels.read_text()):
+        cx, cy, w, h = piece.box
+        box = (
+            (cx - w / 2) * width,
+            (cy - h / 2) * height,
+            (cx + w / 2) * width,
+            (cy + h / 2) * height,
+        )
+        yield piece.code, box
+
+
+def turned_crop(
+    image: np.ndarray, box: tuple, rng: random.Random, jitter: float = JITTER
+) -> np.ndarray | None:
+    """The piece in ``box``, its box moved and resized by up to ``jitter``, turned by a random
+    angle about its centre, as a ``CROP_SIZE`` square. None for a sliver."""
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    if min(w, h) < MIN_SIDE:
+        return None
+    cx = (x1 + x2) / 2 + rng.uniform(-jitter, jitter) * w
+    cy = (y1 + y2) / 2 + rng.uniform(-jitter, jitter) * h
+    w *= 1 + rng.uniform(-jitter, jitter)
+    h *= 1 + rng.uniform(-jitter, jitter)
+    # Turning about the centre and cutting the box's size from the turned photo: the corners
+    # the turn brings in are the board around the piece, as a detector's box shows it.
+    turn = cv2.getRotationMatrix2D((cx, cy), rng.uniform(0, 360), 1.0)
+    turn[:, 2] += (w / 2 - cx, h / 2 - cy)
+    crop = cv2.warpAffine(
+        image, turn, (max(1, round(w)), max(1, round(h))), flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REFLECT,
+    )  # fmt: skip
+    return cv2.resize(crop, (CROP_SIZE, CROP_SIZE), interpolation=cv2.INTER_LINEAR)
+
+
+def build(out: Path, copies: int, seed: int, root: Path | None = None) -> Counter[str]:
+    """Write the crops; returns how many a split and class (``"train/1r"``)."""
+    rng = random.Random(seed)
+    written: Counter[str] = Counter()
+    chosen = training_photos(root)
+    for n, photo in enumerate(chosen):
+        image = cv2.imread(str(photo.image))
+        if image is None:
+            continue
+        split = "train" if photo.split == "train" else "val"
+        height, width = image.shape[:2]
+        for k, (code, box) in enumerate(labelled_pieces(photo, width, height)):
+            for c in range(copies if split == "train" else 1):
+                crop = turned_crop(image, box, rng)
+                if crop is None:
+                    continue
+                folder = out / split / code
+                folder.mkdir(parents=True, exist_ok=True)
+                cv2.imwrite(str(folder / f"xqr_{photo.image.stem[:40]}_{k}_{c}.jpg"), crop)
+                written[f"{split}/{code}"] += 1
+        print(f"\r{n + 1}/{len(chosen)} photos", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--copies", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    clean, copied = held_out_split()
+    print(f"test photos: {len(clean)} clean, {len(copied)} turned copies of train/valid photos")
+    written = build(args.out, args.copies, args.seed)
+    for split in ("train", "val"):
+        counts = {k.split("/")[1]: v for k, v in sorted(written.items()) if k.startswith(split)}
+        print(f"{split}: {sum(counts.values())} crops {counts}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
