@@ -51,12 +51,16 @@ class PiecePhoto:
 def photos(root: Path | None = None) -> list[PiecePhoto]:
     """Every labelled photo of the xiangqi set, by split."""
     root = root or shared_data() / "xiangqi-pieces"
+    return [photo for split in SPLITS for photo in photos_of_split(root, split)]
+
+
+def photos_of_split(root: Path, split: str) -> list[PiecePhoto]:
+    """The labelled photos of one split folder (``ROOT/SPLIT/labels/*.txt`` and images)."""
     found = []
-    for split in SPLITS:
-        for labels in sorted((root / split / "labels").glob("*.txt")):
-            image = root / split / "images" / f"{labels.stem}.jpg"
-            if image.exists():
-                found.append(PiecePhoto(image, labels, split))
+    for labels in sorted((root / split / "labels").glob("*.txt")):
+        image = root / split / "images" / f"{labels.stem}.jpg"
+        if image.exists():
+            found.append(PiecePhoto(image, labels, split))
     return found
 
 
