@@ -40,6 +40,8 @@ CROP_SIZE = 96  # as the synthetic classify crops (datasets/synth/build.py)
 JITTER = 0.08  # the box's centre moves and its sides grow or shrink by up to this share
 MIN_SIDE = 12  # pixels: smaller labelled boxes are slivers at the photo's edge
 
+Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in pixels
+
 
 @dataclass(frozen=True)
 class PiecePhoto:
@@ -111,7 +113,7 @@ def training_photos(root: Path | None = None) -> list[PiecePhoto]:
     return [p for p in rest if p.image not in copies_of_test]
 
 
-def labelled_pieces(photo: PiecePhoto, width: int, height: int) -> Iterator[tuple[str, tuple]]:
+def labelled_pieces(photo: PiecePhoto, width: int, height: int) -> Iterator[tuple[str, Box]]:
     """Each labelled piece: its code and box (x1, y1, x2, y2 pixels)."""
     for piece in xiangqi_labels(photo.labels.read_text()):
         cx, cy, w, h = piece.box
@@ -125,7 +127,7 @@ def labelled_pieces(photo: PiecePhoto, width: int, height: int) -> Iterator[tupl
 
 
 def turned_crop(
-    image: np.ndarray, box: tuple, rng: random.Random, jitter: float = JITTER
+    image: np.ndarray, box: Box, rng: random.Random, jitter: float = JITTER
 ) -> np.ndarray | None:
     """The piece in ``box``, its box moved and resized by up to ``jitter``, turned by a random
     angle about its centre, as a ``CROP_SIZE`` square. None for a sliver."""
@@ -140,7 +142,7 @@ def turned_crop(
     # Turning about the centre and cutting the box's size from the turned photo: the corners
     # the turn brings in are the board around the piece, as a detector's box shows it.
     turn = cv2.getRotationMatrix2D((cx, cy), rng.uniform(0, 360), 1.0)
-    turn[:, 2] += (w / 2 - cx, h / 2 - cy)
+    turn[:, 2] += np.array([w / 2 - cx, h / 2 - cy])
     crop = cv2.warpAffine(
         image, turn, (max(1, round(w)), max(1, round(h))), flags=cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REFLECT,

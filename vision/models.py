@@ -15,6 +15,8 @@ import numpy as np
 
 from vision.errors import ModelError
 
+DEFAULT_FILE = "default.json"  # names the pair (and the piece reader) a models folder reads with
+
 
 @dataclass(frozen=True)
 class ModelClass:
@@ -182,13 +184,35 @@ def _embedded_names(session: object) -> list[str] | None:
 
 def find_pair(models_dir: Path) -> tuple[Path, Path | None]:
     """The detector and classifier metadata named by ``models/default.json``."""
-    default = models_dir / "default.json"
+    pair = _default(models_dir)
+    try:
+        detector = models_dir / pair["detector"]
+        classifier = models_dir / pair["classifier"] if pair.get("classifier") else None
+    except (KeyError, TypeError):
+        raise ModelError(
+            f"{str(models_dir / DEFAULT_FILE)!r} must name a detector and a classifier"
+        ) from None
+    return detector, classifier
+
+
+def find_piece_reader(models_dir: Path) -> Path | None:
+    """The piece reader's metadata named by ``models/default.json`` (``pieces``), if it names
+    one: a classifier with the classifier's classes, for the boxes the detector calls xiangqi
+    pieces (vision/pipeline.py)."""
+    name = _default(models_dir).get("pieces")
+    if name is not None and not isinstance(name, str):
+        raise ModelError(f"{str(models_dir / DEFAULT_FILE)!r}: pieces must name a file")
+    return models_dir / name if name else None
+
+
+def _default(models_dir: Path) -> dict[str, Any]:
+    default = models_dir / DEFAULT_FILE
     if not default.exists():
         raise ModelError(f"no models in {str(models_dir)!r}: {default.name} is missing")
     try:
-        pair = json.loads(default.read_text("utf-8"))
-        detector = models_dir / pair["detector"]
-        classifier = models_dir / pair["classifier"] if pair.get("classifier") else None
-    except (json.JSONDecodeError, KeyError, TypeError):
-        raise ModelError(f"{str(default)!r} must name a detector and a classifier") from None
-    return detector, classifier
+        named = json.loads(default.read_text("utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        named = None
+    if not isinstance(named, dict):
+        raise ModelError(f"{str(default)!r} must name a detector and a classifier")
+    return named

@@ -28,7 +28,14 @@ from vision.face_colour import (
     lab_of_hex,
     looks_white,
 )
-from vision.models import ModelClass, ModelInfo, OnnxModel, find_pair, load_info
+from vision.models import (
+    ModelClass,
+    ModelInfo,
+    OnnxModel,
+    find_pair,
+    find_piece_reader,
+    load_info,
+)
 from vision.out_of_scale import out_of_scale
 from vision.set_counts import surplus_reads
 from vision.tile_sets import UNSAID_BACKS, Backs, plain_five
@@ -79,15 +86,24 @@ same."""
 class TilePipeline:
     """A detector and (for two stages) a classifier, loaded once and used for every photo."""
 
-    def __init__(self, detector: OnnxModel, classifier: OnnxModel | None) -> None:
+    def __init__(
+        self, detector: OnnxModel, classifier: OnnxModel | None, pieces: OnnxModel | None = None
+    ) -> None:
         if detector.info.task != "detect":
             raise ModelError(f"{detector.info.name} is not a detector (task {detector.info.task})")
         if classifier is None and not detector.info.is_single_stage:
             raise ModelError(f"{detector.info.name} reads no tile codes and has no classifier")
         if classifier is not None and classifier.info.task != "classify":
             raise ModelError(f"{classifier.info.name} is not a classifier")
+        if pieces is not None:
+            _check_piece_reader(pieces, classifier)
         self.detector = detector
         self.classifier = classifier
+        # The piece reader reads the boxes the detector calls xiangqi pieces, the classifier
+        # every other box. Real pieces are learnt from real photos of a piece set and tiles from
+        # synthetic scenes; one network fine-tuned on both read pieces as well but lost real
+        # mahjong hands (docs/training.md, session 19), so a models folder may keep them apart.
+        self.pieces = pieces
         self.detect_confidence = float(
             detector.info.metadata.get("detect_confidence", DETECT_CONFIDENCE)
         )
@@ -139,6 +155,8 @@ class TilePipeline:
         infos = [self.detector.info]
         if self.classifier is not None:
             infos.append(self.classifier.info)
+        if self.pieces is not None:
+            infos.append(self.pieces.info)
         return tuple(infos)
 
     def read(
@@ -265,16 +283,18 @@ class TilePipeline:
         start = time.perf_counter()
         to_read = [i for i, kind in enumerate(kinds) if self._reads_backs or not kind.face_down]
         crops = [crop_upright(image, boxes[i], kinds[i].rotated, info.input_size) for i in to_read]
+        pieces = [kinds[i].name == "piece" for i in to_read]
         timing["crops"] = _ms(start)
         start = time.perf_counter()
-        probabilities = self._run_classifier(crops)
+        probabilities = self._run_classifier(crops, pieces)
         unsure = [i for i, row in enumerate(probabilities) if row.max() < READ_AGAIN_BELOW]
         if unsure:
             # A tile seen from across the table is upside down, and the classifier learnt both
             # ways up: an unsure read is read again turned round and the two averaged (1.5 points
             # of real-photo tiles), at the cost of one more small batch, not of every tile.
             turned = [np.ascontiguousarray(crops[i][::-1, ::-1]) for i in unsure]
-            probabilities[unsure] = (probabilities[unsure] + self._run_classifier(turned)) / 2
+            again = self._run_classifier(turned, [pieces[i] for i in unsure])
+            probabilities[unsure] = (probabilities[unsure] + again) / 2
         kinds = list(kinds)
         for row, turned_kind in self._quarter_turned(crops, probabilities, to_read, kinds):
             kinds[to_read[row]] = turned_kind
@@ -438,16 +458,19 @@ class TilePipeline:
         averaged: np.ndarray = (both[: len(first)] + both[len(first) :]) / 2
         return averaged
 
-    def _run_classifier(self, crops: list[np.ndarray]) -> np.ndarray:
+    def _run_classifier(
+        self, crops: list[np.ndarray], pieces: list[bool] | None = None
+    ) -> np.ndarray:
+        """The class probabilities of each crop: from the piece reader for the crops ``pieces``
+        marks, where the folder has one, and from the classifier for the rest."""
         assert self.classifier is not None
-        info = self.classifier.info
-        if not crops:
-            return np.zeros((0, len(info.classes)), np.float32)
-        batch = to_batch(crops, info.scale, info.channel_order)
-        if self.classifier.dynamic_batch:
-            return self.classifier.run(batch)
-        # A static batch of one: one call per tile (slower; export with dynamic=True instead).
-        return np.concatenate([self.classifier.run(batch[i : i + 1]) for i in range(len(batch))])
+        if self.pieces is None or pieces is None or not any(pieces):
+            return _run(self.classifier, crops)
+        marked = np.array(pieces)
+        probabilities = np.zeros((len(crops), len(self.classifier.info.classes)), np.float32)
+        for model, rows in ((self.classifier, ~marked), (self.pieces, marked)):
+            probabilities[rows] = _run(model, [crops[i] for i in np.flatnonzero(rows)])
+        return probabilities
 
     def _read_tile(
         self,
@@ -503,6 +526,41 @@ class TilePipeline:
             rotated=kind.rotated,
             low_confidence=confidence < LOW_CONFIDENCE,
             alternatives=alternatives,
+        )
+
+
+def _run(model: OnnxModel, crops: list[np.ndarray]) -> np.ndarray:
+    """One classifier's probabilities for the crops, in one batch."""
+    info = model.info
+    if not crops:
+        return np.zeros((0, len(info.classes)), np.float32)
+    batch = to_batch(crops, info.scale, info.channel_order)
+    if model.dynamic_batch:
+        return model.run(batch)
+    # A static batch of one: one call per tile (slower; export with dynamic=True instead).
+    return np.concatenate([model.run(batch[i : i + 1]) for i in range(len(batch))])
+
+
+def _check_piece_reader(pieces: OnnxModel, classifier: OnnxModel | None) -> None:
+    """A piece reader stands in for the classifier on some boxes: it must be one, with the same
+    classes in the same order and the same input."""
+    if classifier is None:
+        raise ModelError(f"{pieces.info.name} reads pieces, but the folder names no classifier")
+    if pieces.info.task != "classify":
+        raise ModelError(f"{pieces.info.name} is not a classifier")
+    if [c.name for c in pieces.info.classes] != [c.name for c in classifier.info.classes]:
+        raise ModelError(
+            f"{pieces.info.name} reads other classes than {classifier.info.name}: "
+            "a piece reader must have the classifier's classes"
+        )
+    if (pieces.info.input_size, pieces.info.scale, pieces.info.channel_order) != (
+        classifier.info.input_size,
+        classifier.info.scale,
+        classifier.info.channel_order,
+    ):
+        raise ModelError(
+            f"{pieces.info.name} takes other crops than {classifier.info.name} "
+            "(input size or normalisation)"
         )
 
 
@@ -612,8 +670,10 @@ def load_pipeline(
     threads: int | None = None,
     detector_meta: Path | None = None,
     classifier_meta: Path | None = None,
+    pieces_meta: Path | None = None,
 ) -> TilePipeline:
-    """The model pair named by ``models_dir/default.json`` (or the given metadata files).
+    """The model pair named by ``models_dir/default.json`` (and its piece reader, if it names
+    one), or the given metadata files.
 
     Loaded once per process: a second call with the same files returns the same sessions, so the
     app, the CLI and the evaluator never hold two copies of a model. Once a metadata file
@@ -622,7 +682,8 @@ def load_pipeline(
     """
     if detector_meta is None:
         detector_meta, classifier_meta = find_pair(Path(models_dir))
-    files = [Path(detector_meta)] + ([Path(classifier_meta)] if classifier_meta else [])
+        pieces_meta = find_piece_reader(Path(models_dir))
+    files = [Path(detector_meta)] + [Path(p) for p in (classifier_meta, pieces_meta) if p]
     key = (threads, tuple(str(p.resolve()) for p in files))
     mtimes = tuple(_mtime(p) for p in files)
     cached = _LOADED.get(key)
@@ -630,12 +691,14 @@ def load_pipeline(
         return cached[1]
     detector_info = load_info(Path(detector_meta))
     detector = OnnxModel(detector_info, threads)
-    classifier = None
+    classifier = pieces = None
     if not detector_info.is_single_stage:
         if classifier_meta is None:
             raise ModelError(f"{detector_info.name} reads no tile codes and no classifier is named")
         classifier = OnnxModel(load_info(Path(classifier_meta)), threads)
-    pipeline = TilePipeline(detector, classifier)
+        if pieces_meta is not None:
+            pieces = OnnxModel(load_info(Path(pieces_meta)), threads)
+    pipeline = TilePipeline(detector, classifier, pieces)
     _LOADED[key] = (mtimes, pipeline)
     return pipeline
 
