@@ -181,7 +181,7 @@ def _record(
     summary["tile_sets"] = _tile_set_facts(tile_sets)
     summary["date"] = dt.date.today().isoformat()
     default = json.loads((args.models / "default.json").read_text())
-    for key in ("detector", "classifier"):
+    for key in ("detector", "classifier", "pieces"):
         if not default.get(key):
             continue
         path = args.models / default[key]

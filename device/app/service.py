@@ -79,13 +79,14 @@ class Reader:
         files it names), so the display can say so before anyone taps Score."""
         if self._pipeline is not None:
             return self.error  # None, or why the folder's changed models were not taken up
-        from vision.models import find_pair, load_info
+        from vision.models import find_pair, find_piece_reader, load_info
 
         try:
             detector, classifier = find_pair(self.models_dir)
-            load_info(detector)
-            if classifier is not None:
-                load_info(classifier)
+            pieces = find_piece_reader(self.models_dir)
+            for meta in (detector, classifier, pieces):
+                if meta is not None:
+                    load_info(meta)
         except TilescoreError as error:
             return f"cannot read tiles: {error}"
         return self.error

@@ -172,3 +172,67 @@ def test_the_detector_metadata_sets_its_own_score_threshold(models, tmp_path):
     assert pipeline.detect_confidence == 0.88
     assert [t.code for t in pipeline.read(scene_photo()).tiles] == ["5m", "1r"]
     assert load_pipeline(models).detect_confidence == 0.25  # none named: the default
+
+
+def _with_piece_reader(folder, colours, names=None, size=32):
+    """The scene's folder with a piece reader that reads crops by ``colours``."""
+    from tests.vision.onnx_fixtures import CLASSIFIER_NAMES, classifier_classes, colour_classifier
+
+    names = names or CLASSIFIER_NAMES
+    colour_classifier(folder / "pcs.onnx", colours, size, names=names)
+    write_metadata(folder, "pcs", "classify", size, classifier_classes(names))
+    default = json.loads((folder / "default.json").read_text())
+    (folder / "default.json").write_text(json.dumps({**default, "pieces": "pcs.json"}))
+    return folder
+
+
+def test_a_piece_reader_reads_the_piece_boxes_and_the_classifier_every_other(models, tmp_path):
+    import shutil
+
+    from tests.vision.scene import RGB as PAINTED
+
+    folder = tmp_path / "with-pieces"
+    shutil.copytree(models, folder)
+    # The piece box is painted 2p's colour: the classifier reads it as 1r (the piece nearest
+    # in colour), a piece reader that knows that colour as 5b reads it as 5b. Its reads of
+    # tiles (5m's colour as 6b) must never reach a tile box.
+    _with_piece_reader(folder, {"5b": PAINTED["2p"], "6b": PAINTED["5m"]})
+    pipeline = load_pipeline(folder)
+    assert [m.name for m in pipeline.models] == ["det", "cls", "pcs"]
+    tiles = by_box(pipeline.read(scene_photo()))
+    assert tiles[(300, 50, 350, 100)].code == "5b"
+    assert tiles[(25, 50, 75, 125)].code == "5m"
+    assert tiles[(100, 50, 200, 100)].code == "3s"
+    before = by_box(load_pipeline(models).read(scene_photo()))
+    assert before[(300, 50, 350, 100)].code == "1r"
+
+
+def test_a_piece_reader_with_other_classes_or_input_is_refused(models, tmp_path):
+    import shutil
+
+    from tests.vision.onnx_fixtures import CLASSIFIER_NAMES
+
+    other_classes = tmp_path / "other-classes"
+    shutil.copytree(models, other_classes)
+    _with_piece_reader(other_classes, {"5b": (0, 0, 0)}, names=[*CLASSIFIER_NAMES[:-1]])
+    with pytest.raises(ModelError, match="pcs reads other classes than cls"):
+        load_pipeline(other_classes)
+    other_size = tmp_path / "other-size"
+    shutil.copytree(models, other_size)
+    _with_piece_reader(other_size, {"5b": (0, 0, 0)}, size=48)
+    with pytest.raises(ModelError, match="pcs takes other crops than cls"):
+        load_pipeline(other_size)
+
+
+def test_a_piece_reader_named_but_missing_is_a_clear_error(models, tmp_path):
+    import shutil
+
+    folder = tmp_path / "missing"
+    shutil.copytree(models, folder)
+    default = json.loads((folder / "default.json").read_text())
+    (folder / "default.json").write_text(json.dumps({**default, "pieces": "gone.json"}))
+    with pytest.raises(ModelError, match="gone.json"):
+        load_pipeline(folder)
+    (folder / "default.json").write_text(json.dumps({**default, "pieces": 3}))
+    with pytest.raises(ModelError, match="pieces must name a file"):
+        load_pipeline(folder)

@@ -107,6 +107,7 @@ def table_crops(
 ) -> TableCrops:
     """Every tile the pair in ``models_dir`` reports in ``photos``, cut at the classifier's input
     size; a photo that cannot be read is listed, and the others still count."""
+    from scoring.tiles import tile_from_code
     from vision.crops import crop_upright
     from vision.errors import ImageError
     from vision.images import load_image
@@ -126,6 +127,13 @@ def table_crops(
             unreadable.append(str(error))
             continue
         tiles = pipeline.read(image).tiles
+        if pipeline.pieces is not None:
+            # The piece reader reads the pieces; the classifier is measured on what it reads.
+            tiles = tuple(
+                tile
+                for tile in tiles
+                if tile.code is None or not tile_from_code(tile.code).is_piece
+            )
         crops += [crop_upright(image, tile.box, tile.rotated, size) for tile in tiles]
         read.append(photo.name)
     return TableCrops(tuple(crops), tuple(read), tuple(unreadable))

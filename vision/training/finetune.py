@@ -208,14 +208,16 @@ class CurrentModel:
     stem: str  # file names: STEM.json, STEM.onnx, STEM.pt
     classes: tuple[str, ...]
     imgsz: int
+    pieces_meta: Path | None = None  # the folder's piece reader, which a fine-tune leaves as it is
 
 
 def current_model(models_dir: Path) -> CurrentModel:
     from vision.errors import ModelError
-    from vision.models import find_pair, load_info
+    from vision.models import find_pair, find_piece_reader, load_info
 
     try:
         detector_meta, classifier_meta = find_pair(models_dir)
+        pieces_meta = find_piece_reader(models_dir)
         if classifier_meta is None:
             raise FineTuneError(f"{models_dir / 'default.json'} names no classifier to fine-tune")
         load_info(detector_meta)
@@ -230,6 +232,7 @@ def current_model(models_dir: Path) -> CurrentModel:
         classifier_meta.stem,
         tuple(c.name for c in info.classes),
         info.input_size[0],
+        pieces_meta,
     )
 
 
@@ -355,6 +358,7 @@ def evaluate(
     progress: Progress | None = None,
     threads: int | None = None,
     labels_dir: Path | None = None,
+    pieces_meta: Path | None = None,
 ) -> Any:
     """The ``vision.evaluate.Evaluation`` of one model pair on the held-out photos; a tile set
     is read with the facts ``tile_sets.json`` beside ``labels_dir`` gives it (no red fives, white
@@ -367,7 +371,10 @@ def evaluate(
     tile_sets = load_tile_sets(beside(labels_dir)) if labels_dir is not None else {}
 
     pipeline = load_pipeline(
-        detector_meta=detector_meta, classifier_meta=classifier_meta, threads=threads
+        detector_meta=detector_meta,
+        classifier_meta=classifier_meta,
+        pieces_meta=pieces_meta,
+        threads=threads,
     )
     results = []
     for number, (photo, label) in enumerate(held_out, 1):
@@ -588,6 +595,7 @@ def finetune(
             tell,
             settings.threads,
             labelled.labels_dir,
+            current.pieces_meta,
         )
         scores.append(Score.of(evaluation))
     before, after = scores
