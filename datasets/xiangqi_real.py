@@ -8,17 +8,23 @@ reports the 36 clean test photos apart, and the crops here are cut only from tra
 photos with no rotation in test: every test photo stays unseen by the classifier.
 
     python -m datasets.xiangqi_real --out datasets/build/xqreal [--copies 3] [--seed 0]
+        [--tiles datasets/build/all2223w/classify [--tiles-per-class N]]
 
 writes an ultralytics classify folder (``OUT/train|val/CODE/*.jpg``, valid → val) of 96-pixel
 crops. Each labelled piece is cut ``--copies`` times, each time with the box moved and resized a
 little (a detector's box is never the label's) and the piece turned by any angle (a round piece
-lies on the board every way; the set's rotations are quarter turns only).
+lies on the board every way; the set's rotations are quarter turns only). ``--tiles`` adds every
+other class's crops from a synthetic classify folder (hard links), so a classifier trained on
+OUT keeps its tiles and ``not_a_tile``; that folder's own piece crops stay out, as they were cut
+from the wrongly read labels before session 19.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import shutil
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -28,7 +34,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.synth.sources import shared_data, xiangqi_labels
+from datasets.synth.sources import XIANGQI_CLASSES, shared_data, xiangqi_labels
 
 SPLITS = ("train", "valid", "test")
 THUMB = 64  # thumbnail side for finding rotations of one photo
@@ -175,11 +181,45 @@ def build(out: Path, copies: int, seed: int, root: Path | None = None) -> Counte
     return written
 
 
+NOT_A_TILE_WEIGHT = 4  # with a cap a class, "not a tile" keeps this many times the cap
+VAL_SHARE = 8  # and each validation class an eighth of it
+
+
+def add_tiles(out: Path, tiles: Path, per_class: int | None = None, seed: int = 0) -> Counter[str]:
+    """Link every class but the pieces from the classify folder ``tiles`` into ``out``: all of
+    each class's crops, or a random ``per_class`` of them (``NOT_A_TILE_WEIGHT`` times that of
+    ``not_a_tile``, which keeps clutter out)."""
+    pieces = set(XIANGQI_CLASSES.values())
+    rng = random.Random(seed)
+    linked: Counter[str] = Counter()
+    for split in ("train", "val"):
+        for folder in sorted(p for p in (tiles / split).iterdir() if p.name not in pieces):
+            files = sorted(folder.iterdir())
+            if per_class is not None:
+                cap = per_class if split == "train" else per_class // VAL_SHARE
+                cap *= NOT_A_TILE_WEIGHT if folder.name == "not_a_tile" else 1
+                files = rng.sample(files, min(cap, len(files)))
+            for source in files:
+                target = out / split / folder.name / source.name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                if not target.exists():
+                    try:
+                        os.link(source, target)
+                    except OSError:
+                        shutil.copyfile(source, target)
+                linked[f"{split}/{folder.name}"] += 1
+    return linked
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--copies", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--tiles", type=Path, help="a synthetic classify folder whose other classes to add"
+    )
+    parser.add_argument("--tiles-per-class", type=int, help="add this many of each (default: all)")
     args = parser.parse_args(argv)
     clean, copied = held_out_split()
     print(f"test photos: {len(clean)} clean, {len(copied)} turned copies of train/valid photos")
@@ -187,6 +227,9 @@ def main(argv: list[str] | None = None) -> int:
     for split in ("train", "val"):
         counts = {k.split("/")[1]: v for k, v in sorted(written.items()) if k.startswith(split)}
         print(f"{split}: {sum(counts.values())} crops {counts}")
+    if args.tiles is not None:
+        linked = add_tiles(args.out, args.tiles, args.tiles_per_class, args.seed)
+        print(f"linked {sum(linked.values())} crops of the other classes from {args.tiles}")
     return 0
 
 

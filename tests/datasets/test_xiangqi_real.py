@@ -104,3 +104,41 @@ def test_a_turned_crop_shows_the_piece_it_was_cut_round() -> None:
         assert middle.mean() > 240  # the piece's middle, however turned and moved
         assert crop.mean() < 230  # with the board in the corners
     assert turned_crop(image, (0, 0, 8, 40), rng) is None
+
+
+def test_the_other_classes_join_from_a_synthetic_folder_and_its_pieces_stay_out(
+    tmp_path: Path,
+) -> None:
+    from datasets.xiangqi_real import add_tiles
+
+    synthetic = tmp_path / "synthetic"
+    for split, code in (("train", "5m"), ("train", "not_a_tile"), ("val", "5m"), ("train", "3r")):
+        (synthetic / split / code).mkdir(parents=True, exist_ok=True)
+        (synthetic / split / code / f"s_{code}.jpg").write_bytes(b"crop")
+    linked = add_tiles(tmp_path / "out", synthetic)
+    assert linked == {"train/5m": 1, "train/not_a_tile": 1, "val/5m": 1}
+    assert not (tmp_path / "out" / "train" / "3r").exists()
+    assert (tmp_path / "out" / "val" / "5m" / "s_5m.jpg").read_bytes() == b"crop"
+
+
+def test_a_cap_a_class_samples_the_other_classes_and_keeps_more_clutter(tmp_path: Path) -> None:
+    from datasets.xiangqi_real import NOT_A_TILE_WEIGHT, VAL_SHARE, add_tiles
+
+    synthetic = tmp_path / "synthetic"
+    for split in ("train", "val"):
+        for code in ("5m", "not_a_tile"):
+            (synthetic / split / code).mkdir(parents=True)
+            for n in range(100):
+                (synthetic / split / code / f"{n}.jpg").write_bytes(b"crop")
+    linked = add_tiles(tmp_path / "out", synthetic, per_class=16, seed=3)
+    assert linked == {
+        "train/5m": 16,
+        "train/not_a_tile": 16 * NOT_A_TILE_WEIGHT,
+        "val/5m": 16 // VAL_SHARE,
+        "val/not_a_tile": 16 // VAL_SHARE * NOT_A_TILE_WEIGHT,
+    }
+    again = add_tiles(tmp_path / "again", synthetic, per_class=16, seed=3)
+    assert again == linked
+    assert sorted(p.name for p in (tmp_path / "out" / "train" / "5m").iterdir()) == sorted(
+        p.name for p in (tmp_path / "again" / "train" / "5m").iterdir()
+    )

@@ -11,6 +11,7 @@ import pytest
 from device.app.web import create_app
 
 REPO = Path(__file__).resolve().parents[2]
+PIECE_READER = ("piece-classifier.json", "piece-classifier.onnx")  # default.json names it
 MODELS = REPO / "models"
 PHOTOS = REPO / "examples" / "photos"
 needs_models = pytest.mark.skipif(
@@ -563,7 +564,7 @@ def test_a_classifier_changed_on_disk_is_read_from_the_next_photo(tmp_path):
     models.mkdir()
     for name in ("default.json", "tile-detector.json", "tile-detector.onnx"):
         shutil.copy(MODELS / name, models / name)
-    for name in ("tile-classifier.json", "tile-classifier.onnx"):
+    for name in ("tile-classifier.json", "tile-classifier.onnx") + PIECE_READER:
         shutil.copy(MODELS / name, models / name)
     camera = tmp_path / "camera"
     camera.mkdir()

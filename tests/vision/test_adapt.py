@@ -17,7 +17,13 @@ from tests.cli_run import REPO, tilescore
 from vision.training import adapt
 
 EXAMPLES = REPO / "examples" / "photos"
-MODEL_FILES = ("default.json", "tile-detector.json", "tile-detector.onnx")
+MODEL_FILES = (
+    "default.json",
+    "tile-detector.json",
+    "tile-detector.onnx",
+    "piece-classifier.json",
+    "piece-classifier.onnx",
+)
 CLASSIFIER_FILES = (
     "tile-classifier.json",
     "tile-classifier.onnx",

@@ -231,7 +231,7 @@ def test_a_piece_reader_named_but_missing_is_a_clear_error(models, tmp_path):
     shutil.copytree(models, folder)
     default = json.loads((folder / "default.json").read_text())
     (folder / "default.json").write_text(json.dumps({**default, "pieces": "gone.json"}))
-    with pytest.raises(ModelError, match="gone.json"):
+    with pytest.raises(ModelError, match=r"gone\.json"):
         load_pipeline(folder)
     (folder / "default.json").write_text(json.dumps({**default, "pieces": 3}))
     with pytest.raises(ModelError, match="pieces must name a file"):

@@ -35,6 +35,23 @@ def test_default_pair_is_shipped_with_its_metadata() -> None:
     assert (MODELS / "tile-detector.pt").exists(), "the detector's checkpoint to train on from"
 
 
+def test_the_shipped_piece_reader_stands_in_for_the_classifier_on_pieces() -> None:
+    from vision.pipeline import load_pipeline
+
+    pair = json.loads((MODELS / "default.json").read_text())
+    pieces = json.loads((MODELS / pair["pieces"]).read_text())
+    classifier = json.loads((MODELS / pair["classifier"]).read_text())
+    assert pieces["classes"] == classifier["classes"]
+    assert pieces["training"]["data"] and pieces["metrics"]["xiangqi_test"]
+    pipeline = load_pipeline(MODELS)
+    assert pipeline.pieces is not None
+    assert [m.name for m in pipeline.models] == [
+        "tile-detector",
+        "tile-classifier",
+        "piece-classifier",
+    ]
+
+
 def test_shipped_models_read_every_example_photo() -> None:
     run = tilescore(
         "evaluate", "--labels", str(PHOTOS), "--photos", str(PHOTOS), "--threads", "2", "--json"
