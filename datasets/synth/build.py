@@ -151,26 +151,26 @@ def fill_empty_classes(out: Path) -> None:
 
 def add_real_xiangqi(out: Path, limit: int | None = None) -> int:
     """The real xiangqi photos, every piece as ``piece`` (the empty board points one labelling
-    boxed are left out: datasets/synth/sources.py ``xiangqi_labels``)."""
+    boxed are left out: datasets/synth/sources.py ``xiangqi_labels``). The train and valid photos
+    train, less the turned copies of test photos; the test photos and those copies validate, so
+    no photo is on both sides (the set's own split puts copies of 26 test photos in train)."""
+    from datasets.xiangqi_real import photos, training_photos
+
     root = shared_data() / "xiangqi-pieces"
+    trained = {photo.image for photo in training_photos(root)}
     written = 0
-    for source, split in (("train", "train"), ("valid", "val"), ("test", "val")):
-        labels = sorted((root / source / "labels").glob("*.txt"))
-        for label in labels[:limit]:
-            image = root / source / "images" / (label.stem + ".jpg")
-            if not image.exists():
-                continue
-            lines, code_lines = [], []
-            for piece in xiangqi_labels(label.read_text()):
-                box = " ".join(f"{v:g}" for v in piece.box)
-                lines.append(f"4 {box}")
-                code_lines.append(f"{_code_class(piece.code)} {box}")
-            shutil.copyfile(image, out / "detect" / "images" / split / f"xq_{label.stem}.jpg")
-            (out / "detect" / "labels" / split / f"xq_{label.stem}.txt").write_text(
-                "\n".join(lines) + "\n"
-            )
-            _write_codes_copy(out, split, f"xq_{label.stem}", code_lines)
-            written += 1
+    for photo in photos(root)[:limit]:
+        split = "train" if photo.image in trained else "val"
+        stem = photo.labels.stem
+        lines, code_lines = [], []
+        for piece in xiangqi_labels(photo.labels.read_text()):
+            box = " ".join(f"{v:g}" for v in piece.box)
+            lines.append(f"4 {box}")
+            code_lines.append(f"{_code_class(piece.code)} {box}")
+        shutil.copyfile(photo.image, out / "detect" / "images" / split / f"xq_{stem}.jpg")
+        (out / "detect" / "labels" / split / f"xq_{stem}.txt").write_text("\n".join(lines) + "\n")
+        _write_codes_copy(out, split, f"xq_{stem}", code_lines)
+        written += 1
     return written
 
 
