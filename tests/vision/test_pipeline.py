@@ -236,3 +236,32 @@ def test_a_piece_reader_named_but_missing_is_a_clear_error(models, tmp_path):
     (folder / "default.json").write_text(json.dumps({**default, "pieces": 3}))
     with pytest.raises(ModelError, match="pieces must name a file"):
         load_pipeline(folder)
+
+
+def test_an_unsure_piece_is_read_again_a_quarter_turned_each_way(tmp_path):
+    """A round piece lies at any angle: the piece reader reads an unsure piece at the four
+    quarter turns. Painted so that upright and turned round it is half 5b, half 6b (the top
+    middle the reader looks at is halfway between their colours) and a quarter turned either
+    way it is 6b: the quarter turns decide 6b, where the half turn alone would tie (and the
+    tie would go to 5b, the first of the two)."""
+    from tests.vision.onnx_fixtures import CLASSIFIER_NAMES, classifier_classes, colour_classifier
+    from tests.vision.scene import colour_pair
+
+    five, six = (200, 30, 30), (30, 200, 30)
+    halfway = tuple((a + b) // 2 for a, b in zip(five, six, strict=True))
+    box = (150, 50, 246, 146)  # 96 pixels: thirds of 32
+    folder = colour_pair(
+        tmp_path / "models", [(box, 4, 0.9)], {"5b": five, "6b": six}, CLASSIFIER_NAMES
+    )
+    colour_classifier(folder / "pcs.onnx", {"5b": five, "6b": six}, 32, top_middle=True)
+    write_metadata(folder, "pcs", "classify", 32, classifier_classes())
+    default = json.loads((folder / "default.json").read_text())
+    (folder / "default.json").write_text(json.dumps({**default, "pieces": "pcs.json"}))
+    photo = np.full((HEIGHT, WIDTH, 3), 114, np.uint8)
+    x1, y1, x2, y2 = box
+    photo[y1:y2, x1:x2] = halfway[::-1]
+    photo[y1 + 32 : y1 + 64, x1:x2] = six[::-1]  # the middle band: left and right middles
+    assert CLASSIFIER_NAMES.index("5b") < CLASSIFIER_NAMES.index("6b")
+    (piece,) = load_pipeline(folder).read(photo).tiles
+    assert piece.code == "6b"
+    assert piece.classifier_confidence == pytest.approx(0.75, abs=0.05)
