@@ -15,8 +15,8 @@ crops leave every test photo's copies out, so all 61 are unseen by it; the table
 
 ``--adapt-halves`` also runs ``tilescore train classifier --adapt`` (vision/training/adapt.py) on
 a copy of the models with the photos of one half, unlabelled, and reads the other half; the three
-rotations of one source photo stay in one half (the set's README says so). It measures a folder
-without a piece reader only: adapting fits the classifier, and a piece reader reads the pieces.
+rotations of one source photo stay in one half (the set's README says so). Where the folder has a
+piece reader, it is the piece reader that adapts (to the pieces it reads).
 """
 
 from __future__ import annotations
@@ -84,11 +84,6 @@ def main() -> int:
     print(f"{'clean photos':>36} | {score(shipped, clean)}")
     print(f"{'turned copies of training photos':>36} | {score(shipped, copies)}")
     if not args.adapt_halves:
-        return 0
-    if shipped.pieces is not None:
-        # --adapt fits the classifier to the tiles it reads, and here the piece reader reads
-        # every piece: there is nothing to adapt.
-        print("--adapt-halves: this folder's piece reader reads the pieces, which --adapt leaves")
         return 0
     for source in (0, 1):
         target = [p for p in photos if p.half != source]

@@ -17,12 +17,13 @@ from tests.cli_run import REPO, tilescore
 from vision.training import adapt
 
 EXAMPLES = REPO / "examples" / "photos"
-MODEL_FILES = (
-    "default.json",
-    "tile-detector.json",
-    "tile-detector.onnx",
+MODEL_FILES = ("default.json", "tile-detector.json", "tile-detector.onnx")
+PIECE_FILES = (
     "piece-classifier.json",
     "piece-classifier.onnx",
+    "piece-classifier.pt",
+    "piece-classifier.measure.onnx",
+    "piece-classifier.bn.npz",
 )
 CLASSIFIER_FILES = (
     "tile-classifier.json",
@@ -41,7 +42,7 @@ def digest(path):
 def models(tmp_path):
     folder = tmp_path / "models"
     folder.mkdir()
-    for name in MODEL_FILES + CLASSIFIER_FILES:
+    for name in MODEL_FILES + CLASSIFIER_FILES + PIECE_FILES:
         shutil.copyfile(REPO / "models" / name, folder / name)
     return folder
 
@@ -287,7 +288,7 @@ def test_an_unreadable_photo_is_listed_and_the_others_count(models, tmp_path):
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (["classifier", "--adapt", "{one}"], "found 20 tiles in 1 readable photo"),
+        (["classifier", "--adapt", "{one}"], "found 20 tiles and 0 pieces in 1 readable photo"),
         (["classifier", "--adapt", "{tmp}/nowhere.jpg"], "nowhere.jpg' not found"),
         (["classifier", "--adapt", "{tmp}/empty"], "no photos in"),
         (["detector", "--adapt", "{one}"], "--adapt is for the classifier"),
@@ -311,3 +312,64 @@ def test_errors_are_one_line_and_leave_the_models(models, tmp_path, arguments, m
     assert "Traceback" not in result.stderr
     assert {name: digest(models / name) for name in CLASSIFIER_FILES} == before
     assert not (models / "previous").exists()
+
+
+def test_the_piece_reader_adapts_to_the_pieces_and_rolls_back_with_the_classifier(
+    models, monkeypatch
+):
+    """Photos that show enough pieces adapt the piece reader too, on the pieces alone; both are
+    installed together, and --rollback puts both back. Photos without them leave it (above)."""
+    from vision.images import load_image
+    from vision.pipeline import load_pipeline
+
+    shipped = {name: digest(models / name) for name in CLASSIFIER_FILES + PIECE_FILES}
+    real = adapt.table_crops(models, sorted(EXAMPLES.glob("*.jpg")), None, lambda _: None)
+    assert real.piece_crops == () and len(real.crops) >= adapt.MIN_CROPS
+    # The example photos hold no pieces: their tiles, turned, stand in for a table's pieces.
+    pieces = tuple(np.ascontiguousarray(np.rot90(crop)) for crop in real.crops)
+    monkeypatch.setattr(
+        adapt,
+        "table_crops",
+        lambda *_: adapt.TableCrops(real.crops, real.photos_read, (), pieces),
+    )
+
+    report = adapt.adapt(adapt.AdaptSettings(photos=(EXAMPLES,), models_dir=models))
+
+    assert [r["reader"] for r in report["readers"]] == ["classifier", "pieces"]
+    assert report["tiles"] == len(real.crops) + len(pieces)
+    assert report["skipped"] == []
+    piece_meta = json.loads((models / "piece-classifier.json").read_text())
+    assert piece_meta["adapted"]["tiles"] == len(pieces)
+    for name in ("tile-classifier.onnx", "piece-classifier.onnx"):
+        assert digest(models / name) != shipped[name]
+        assert digest(models / "previous" / name) == shipped[name]
+    load_pipeline(models).read(load_image(EXAMPLES / "taiwan-melds.jpg"))  # both load
+
+    rolled = tilescore("train", "classifier", "--rollback", "--models", models, "--json")
+    assert rolled.returncode == 0, rolled.stderr
+    for name in CLASSIFIER_FILES + PIECE_FILES:
+        assert digest(models / name) == shipped[name]
+
+
+def test_a_fine_tune_after_adapting_rolls_back_to_the_adapted_classifier_only(models):
+    """previous/ holds one generation: after an install of the classifier alone, a rollback
+    swaps the classifier and leaves the piece reader as it is."""
+    from vision.training.finetune import CANDIDATE_DIR, install, model_files
+
+    (models / "previous").mkdir()
+    for name in PIECE_FILES:  # an older piece reader, from an adaptation before
+        shutil.copyfile(models / name, models / "previous" / name)
+    (models / "previous" / "piece-classifier.json").write_text("{}")
+    candidate = model_files(models / CANDIDATE_DIR, "tile-classifier")
+    candidate[".json"].parent.mkdir()
+    for suffix in (".onnx", ".json"):
+        shutil.copyfile(models / f"tile-classifier{suffix}", candidate[suffix])
+    pieces_before = {name: digest(models / name) for name in PIECE_FILES}
+
+    install(models, "tile-classifier")
+
+    assert not (models / "previous" / "piece-classifier.json").exists()
+    rolled = tilescore("train", "classifier", "--rollback", "--models", models, "--json")
+    assert rolled.returncode == 0, rolled.stderr
+    assert json.loads(rolled.stdout)["readers"] == [str(models / "tile-classifier.json")]
+    assert {name: digest(models / name) for name in PIECE_FILES} == pieces_before

@@ -31,7 +31,7 @@ import json
 import shutil
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,11 +39,14 @@ import numpy as np
 
 from vision.adaptation import BATCH, FOLDED_SUFFIX, MEASURE_SUFFIX, Folded
 from vision.training.finetune import (
+    CANDIDATE_DIR,
+    CurrentModel,
     FineTuneError,
     current_model,
     empty_candidate,
     find_checkpoint,
     install,
+    model_files,
 )
 
 SHARE = 0.2
@@ -74,11 +77,13 @@ class AdaptSettings:
 
 @dataclass(frozen=True)
 class TableCrops:
-    """The tiles the current pair found in the photos, as the classifier sees them."""
+    """The tiles the current pair found in the photos, as the classifier sees them, and the
+    pieces, where a piece reader reads them (else they are among the tiles)."""
 
     crops: tuple[np.ndarray, ...]
     photos_read: tuple[str, ...]
     unreadable: tuple[str, ...]  # "path: why", one a photo that could not be read
+    piece_crops: tuple[np.ndarray, ...] = ()
 
 
 def photo_files(given: Sequence[Path]) -> list[Path]:
@@ -117,6 +122,7 @@ def table_crops(
     assert pipeline.classifier is not None  # current_model checked that one is named
     size = pipeline.classifier.info.input_size
     crops: list[np.ndarray] = []
+    piece_crops: list[np.ndarray] = []
     read: list[str] = []
     unreadable: list[str] = []
     for number, photo in enumerate(photos, 1):
@@ -126,17 +132,13 @@ def table_crops(
         except ImageError as error:  # its message names the photo
             unreadable.append(str(error))
             continue
-        tiles = pipeline.read(image).tiles
-        if pipeline.pieces is not None:
-            # The piece reader reads the pieces; the classifier is measured on what it reads.
-            tiles = tuple(
-                tile
-                for tile in tiles
-                if tile.code is None or not tile_from_code(tile.code).is_piece
-            )
-        crops += [crop_upright(image, tile.box, tile.rotated, size) for tile in tiles]
+        for tile in pipeline.read(image).tiles:
+            crop = crop_upright(image, tile.box, tile.rotated, size)
+            # Each reader is measured on what it reads: the piece reader on the pieces.
+            piece = tile.code is not None and tile_from_code(tile.code).is_piece
+            (piece_crops if piece and pipeline.pieces is not None else crops).append(crop)
         read.append(photo.name)
-    return TableCrops(tuple(crops), tuple(read), tuple(unreadable))
+    return TableCrops(tuple(crops), tuple(read), tuple(unreadable), tuple(piece_crops))
 
 
 def prepare(checkpoint: Path, onnx_path: Path, imgsz: int, work: Path) -> tuple[Path, Folded]:
@@ -271,64 +273,145 @@ def _only_place(data: bytes, raw: bytes, name: str) -> int:
     return offset
 
 
+@dataclass(frozen=True)
+class _Reader:
+    """One classifier of the folder to adapt: the classifier, or the piece reader."""
+
+    role: str  # "classifier" or "pieces"
+    model: CurrentModel
+    checkpoint: Path | None
+    measure_path: Path
+    folded: Folded
+
+
 def adapt(
     settings: AdaptSettings, command: str | None = None, progress: Progress | None = None
 ) -> dict[str, Any]:
-    """Adapt the current classifier to the photos and install it; returns what was done."""
-    from vision.adaptation import adapted_bytes, measure, sha256
-    from vision.crops import to_batch
-
+    """Adapt the current classifier (and the piece reader, where the folder has one and the
+    photos show enough pieces) to the photos and install them; returns what was done."""
     say = progress or (lambda _: None)
     photos = photo_files(settings.photos)
     current = current_model(settings.models_dir)
-    current_meta = json.loads(current.classifier_meta.read_text("utf-8"))
-    folder = current.classifier_meta.parent
-    onnx_path = folder / current_meta["onnx"]
-    candidate = empty_candidate(folder, current.stem)
-    checkpoint = _checkpoint(current, settings.checkpoint)
-    measure_path, folded = _measuring_files(
-        onnx_path, current.imgsz, checkpoint, candidate[".json"].parent, say
-    )
+    models = [("classifier", current)]
+    if current.pieces_meta is not None:
+        models.append(("pieces", piece_reader_model(current)))
+    readers = []
+    skipped = []
+    for role, model in models:
+        checkpoint = _checkpoint(model, settings.checkpoint if role == "classifier" else None)
+        try:
+            measure_path, folded = _measuring_files(
+                model.classifier_meta.parent / _meta(model)["onnx"],
+                model.imgsz,
+                checkpoint,
+                empty_candidate(model.classifier_meta.parent, model.stem)[".json"].parent,
+                say,
+            )
+        except AdaptError as cannot:
+            if role == "classifier":
+                raise
+            skipped.append(f"{model.stem} left as it is: {cannot}")  # the classifier still can
+            continue
+        readers.append(_Reader(role, model, checkpoint, measure_path, folded))
     say(f"1/3 reading {len(photos)} photo{'s' * (len(photos) != 1)} with the current models")
     table = table_crops(settings.models_dir, photos, settings.threads, say)
-    if len(table.crops) < MIN_CROPS:
+    crops_of = {"classifier": table.crops, "pieces": table.piece_crops}
+    chosen = [reader for reader in readers if len(crops_of[reader.role]) >= MIN_CROPS]
+    if not chosen:
+        pieces = f" and {len(table.piece_crops)} pieces" if len(models) > 1 else ""
         raise AdaptError(
-            f"the current models found {len(table.crops)} tiles in {len(table.photos_read)} "
-            f"readable photo{'s' * (len(table.photos_read) != 1)}: adapting needs at least "
-            f"{MIN_CROPS} (photograph a few more hands of the set)"
+            f"the current models found {len(table.crops)} tiles{pieces} in "
+            f"{len(table.photos_read)} readable photo{'s' * (len(table.photos_read) != 1)}: "
+            f"adapting needs at least {MIN_CROPS} (photograph a few more hands of the set)"
         )
+    skipped += [
+        f"{reader.model.stem} left as it is: the photos show "
+        f"{len(crops_of[reader.role])} of the {MIN_CROPS} "
+        f"{'tiles' if reader.role == 'classifier' else 'pieces'} it needs"
+        for reader in readers
+        if reader not in chosen
+    ]
+    common = {
+        "photos": list(table.photos_read),
+        "unreadable": list(table.unreadable),
+        "skipped": skipped,
+        "share": settings.share,
+        "command": command or "tilescore " + " ".join(sys.argv[1:]),
+        "date": dt.date.today().isoformat(),
+    }
+    adapted = [
+        _adapt_reader(reader, crops_of[reader.role], common, settings, say) for reader in chosen
+    ]
+    say(f"3/3 installing the adapted {', '.join(reader.model.stem for reader in chosen)}")
+    previous = install(current.classifier_meta.parent, *(reader.model.stem for reader in chosen))
+    first = adapted[0]
+    return common | {
+        "tiles": sum(one["tiles"] for one in adapted),
+        "started_from": first["started_from"],
+        "checkpoint_adapted": first["checkpoint_adapted"],
+        "reads_changed": sum(one["reads_changed"] for one in adapted),
+        "model": first["model"],
+        "previous": str(previous),
+        "readers": adapted,
+    }
+
+
+def piece_reader_model(current: CurrentModel) -> CurrentModel:
+    """The folder's piece reader, described as the classifier is (the models check at load
+    that it takes the classifier's input)."""
+    assert current.pieces_meta is not None
+    return replace(current, classifier_meta=current.pieces_meta, stem=current.pieces_meta.stem)
+
+
+def _meta(model: CurrentModel) -> dict[str, Any]:
+    meta: dict[str, Any] = json.loads(model.classifier_meta.read_text("utf-8"))
+    return meta
+
+
+def _adapt_reader(
+    reader: _Reader,
+    crops: Sequence[np.ndarray],
+    common: dict[str, Any],
+    settings: AdaptSettings,
+    say: Progress,
+) -> dict[str, Any]:
+    """One reader's statistics measured on its crops and mixed in, written as its candidate
+    (MODELS/candidate/STEM.*); returns what was done to it."""
+    from vision.adaptation import adapted_bytes, measure, sha256
+    from vision.crops import to_batch
+
+    current_meta = _meta(reader.model)
+    folder = reader.model.classifier_meta.parent
+    onnx_path = folder / current_meta["onnx"]
+    candidate = model_files(folder / CANDIDATE_DIR, reader.model.stem)
     share = settings.share
+    what = "tiles" if reader.role == "classifier" else "pieces"
     say(
-        f"2/3 measuring the classifier's statistics on {len(table.crops)} tiles "
+        f"2/3 measuring the {reader.model.stem} statistics on {len(crops)} {what} "
         f"(they weigh {share:.0%} against the synthetic tiles' {1 - share:.0%})"
     )
     normalisation = current_meta.get("normalisation", {})
     batch = to_batch(
-        list(table.crops),
+        list(crops),
         float(normalisation.get("scale", 1 / 255)),
         normalisation.get("channel_order", "RGB"),
     )
-    measured = measure(measure_path, batch, settings.threads)
-    new_bytes, new_folded = adapted_bytes(onnx_path.read_bytes(), folded, measured, share)
+    measured = measure(reader.measure_path, batch, settings.threads)
+    new_bytes, new_folded = adapted_bytes(onnx_path.read_bytes(), reader.folded, measured, share)
     candidate_onnx = candidate[".onnx"]
     candidate_onnx.write_bytes(new_bytes)
-    if measure_path.parent != candidate_onnx.parent:
-        shutil.copyfile(measure_path, candidate[MEASURE_SUFFIX])
-    Folded(sha256(candidate_onnx), folded.measure_sha256, new_folded.layers).save(
+    if reader.measure_path.parent != candidate_onnx.parent:
+        shutil.copyfile(reader.measure_path, candidate[MEASURE_SUFFIX])
+    Folded(sha256(candidate_onnx), reader.folded.measure_sha256, new_folded.layers).save(
         candidate[FOLDED_SUFFIX]
     )
     adapted_checkpoint = False
-    if checkpoint is not None:
-        adapted_checkpoint = _adapt_checkpoint(checkpoint, new_folded, candidate[".pt"])
-    facts = {
-        "photos": list(table.photos_read),
-        "unreadable": list(table.unreadable),
-        "tiles": len(table.crops),
-        "share": share,
+    if reader.checkpoint is not None:
+        adapted_checkpoint = _adapt_checkpoint(reader.checkpoint, new_folded, candidate[".pt"])
+    facts = {key: value for key, value in common.items() if key != "skipped"} | {
+        "tiles": len(crops),
         "started_from": str(onnx_path),
         "checkpoint_adapted": adapted_checkpoint,
-        "command": command or "tilescore " + " ".join(sys.argv[1:]),
-        "date": dt.date.today().isoformat(),
     }
     candidate[".json"].write_text(
         json.dumps(
@@ -338,13 +421,13 @@ def adapt(
         )
         + "\n"
     )
-    changed = _reads_changed(onnx_path, candidate_onnx, batch, settings.threads)
-    say(f"3/3 installing the adapted {current.stem}")
-    previous = install(folder, current.stem)
-    return facts | {
-        "reads_changed": changed,
-        "model": str(current.classifier_meta),
-        "previous": str(previous),
+    return {
+        "reader": reader.role,
+        "tiles": len(crops),
+        "reads_changed": _reads_changed(onnx_path, candidate_onnx, batch, settings.threads),
+        "model": str(reader.model.classifier_meta),
+        "started_from": str(onnx_path),
+        "checkpoint_adapted": adapted_checkpoint,
     }
 
 
@@ -438,14 +521,21 @@ def _reads_changed(before: Path, after: Path, batch: np.ndarray, threads: int | 
 
 
 def format_report(report: dict[str, Any]) -> str:
-    lines = [
-        f"adapted the classifier to {len(report['photos'])} photos: {report['tiles']} tiles, "
-        f"weighing {report['share']:.0%} against the synthetic tiles",
-        f"its best guess changed on {report['reads_changed']} of those {report['tiles']} tiles",
-    ]
+    lines = []
+    for reader in report["readers"]:
+        what = "tiles" if reader["reader"] == "classifier" else "pieces"
+        name = "the classifier" if reader["reader"] == "classifier" else "the piece reader"
+        lines += [
+            f"adapted {name} to {len(report['photos'])} photos: {reader['tiles']} {what}, "
+            f"weighing {report['share']:.0%} against the synthetic tiles",
+            f"its best guess changed on {reader['reads_changed']} of those {reader['tiles']} "
+            f"{what}",
+        ]
     lines += [f"not read: {line}" for line in report["unreadable"]]
+    lines += list(report["skipped"])
+    installed = ", ".join(reader["model"] for reader in report["readers"])
     lines.append(
-        f"installed {report['model']}; the old one is in {report['previous']}: "
-        "tilescore train classifier --rollback puts it back"
+        f"installed {installed}; the old files are in {report['previous']}: "
+        "tilescore train classifier --rollback puts them back"
     )
     return "\n".join(lines)

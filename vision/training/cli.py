@@ -136,7 +136,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     tune.add_argument(
         "--rollback",
         action="store_true",
-        help="swap the classifier with the one the last fine-tune or adaptation replaced",
+        help="swap the classifier (and the piece reader) with the ones the last fine-tune or "
+        "adaptation replaced",
     )
 
 
@@ -233,10 +234,9 @@ def _finetune(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(result))
         else:
-            print(
-                f"restored {result['restored']} (from {result['date']}); "
-                f"the one it replaced is in {result['previous']}"
-            )
+            for restored in result["readers"]:
+                print(f"restored {restored}")
+            print(f"(from {result['date']}); the files they replaced are in {result['previous']}")
         return 0
     if args.name:
         raise TilescoreError("--name does not go with --from: default.json names the classifier")

@@ -402,50 +402,90 @@ def empty_candidate(models_folder: Path, stem: str) -> dict[str, Path]:
     return candidate
 
 
-def install(models_folder: Path, stem: str) -> Path:
-    """Put MODELS/candidate/STEM.* in place of MODELS/STEM.*, the replaced files copied to
-    MODELS/previous/ first. Every file is replaced atomically, the metadata last, so a reader
-    always finds a whole model. Returns the previous folder."""
-    candidate = model_files(models_folder / CANDIDATE_DIR, stem)
-    if not candidate[".json"].is_file() or not candidate[".onnx"].is_file():
-        raise FineTuneError(f"no candidate {stem} in {models_folder / CANDIDATE_DIR}")
+def install(models_folder: Path, *stems: str) -> Path:
+    """Put MODELS/candidate/STEM.* in place of MODELS/STEM.* for each stem, the replaced files
+    copied to MODELS/previous/ first. MODELS/previous/ holds one generation: the readers this
+    install replaces, and no older file of any reader (so ``rollback`` undoes this install and
+    nothing before it). Every file is replaced atomically, the metadata last, so a reader always
+    finds a whole model. Returns the previous folder."""
+    for stem in stems:
+        candidate = model_files(models_folder / CANDIDATE_DIR, stem)
+        if not candidate[".json"].is_file() or not candidate[".onnx"].is_file():
+            raise FineTuneError(f"no candidate {stem} in {models_folder / CANDIDATE_DIR}")
     previous_dir = models_folder / PREVIOUS_DIR
     previous_dir.mkdir(parents=True, exist_ok=True)
-    current = model_files(models_folder, stem)
-    previous = model_files(previous_dir, stem)
-    for suffix in SUFFIXES:  # one generation back: the files before this install
-        previous[suffix].unlink(missing_ok=True)
-    for suffix in SUFFIXES:
-        if current[suffix].is_file():
-            _copy_then_replace(current[suffix], previous[suffix])
-    for suffix in SUFFIXES:
-        if candidate[suffix].is_file():
-            os.replace(candidate[suffix], current[suffix])
-        else:
-            current[suffix].unlink(missing_ok=True)  # a checkpoint of the old model only
+    for stem in {*stems, *_reader_stems(models_folder)}:  # one generation back
+        for path in model_files(previous_dir, stem).values():
+            path.unlink(missing_ok=True)
+    for stem in stems:
+        candidate = model_files(models_folder / CANDIDATE_DIR, stem)
+        current = model_files(models_folder, stem)
+        previous = model_files(previous_dir, stem)
+        for suffix in SUFFIXES:
+            if current[suffix].is_file():
+                _copy_then_replace(current[suffix], previous[suffix])
+        for suffix in SUFFIXES:
+            if candidate[suffix].is_file():
+                os.replace(candidate[suffix], current[suffix])
+            else:
+                current[suffix].unlink(missing_ok=True)  # a checkpoint of the old model only
     return previous_dir
 
 
 def rollback(models_dir: Path) -> dict[str, Any]:
-    """Swap the classifier named by default.json with the one in MODELS/previous/: byte for
-    byte, and a second rollback swaps them back."""
+    """Swap the classifier named by default.json, and the piece reader if it names one, with
+    their files in MODELS/previous/ (those the last install replaced): byte for byte, and a
+    second rollback swaps them back."""
     from vision.errors import ModelError
-    from vision.models import find_pair
+    from vision.models import find_pair, find_piece_reader
 
     try:
         _, classifier_meta = find_pair(models_dir)
+        pieces_meta = find_piece_reader(models_dir)
     except ModelError as error:
         raise FineTuneError(f"nothing to roll back: {error}") from None
     if classifier_meta is None:
         raise FineTuneError(f"{models_dir / 'default.json'} names no classifier")
-    folder, stem = classifier_meta.parent, classifier_meta.stem
-    current = model_files(folder, stem)
-    previous = model_files(folder / PREVIOUS_DIR, stem)
-    if not previous[".json"].is_file() or not previous[".onnx"].is_file():
+    metas = [classifier_meta] + ([pieces_meta] if pieces_meta is not None else [])
+    kept = [meta for meta in metas if _has_previous(meta)]
+    if not kept:
+        previous = model_files(classifier_meta.parent / PREVIOUS_DIR, classifier_meta.stem)
         raise FineTuneError(
             f"nothing to roll back to: {previous['.json']} does not exist "
             "(a fine-tune that installed a new classifier leaves the old one there)"
         )
+    for meta in kept:
+        _swap_with_previous(meta.parent, meta.stem)
+    restored = json.loads(kept[0].read_text("utf-8"))
+    return {
+        "restored": str(kept[0]),
+        "date": restored.get("date"),
+        "previous": str(kept[0].parent / PREVIOUS_DIR),
+        "readers": [str(meta) for meta in kept],
+    }
+
+
+def _reader_stems(models_folder: Path) -> list[str]:
+    """The stems of the classifier and piece reader the folder's default.json names, if any."""
+    from vision.errors import ModelError
+    from vision.models import find_pair, find_piece_reader
+
+    try:
+        _, classifier = find_pair(models_folder)
+        pieces = find_piece_reader(models_folder)
+    except ModelError:
+        return []
+    return [meta.stem for meta in (classifier, pieces) if meta is not None]
+
+
+def _has_previous(meta: Path) -> bool:
+    previous = model_files(meta.parent / PREVIOUS_DIR, meta.stem)
+    return previous[".json"].is_file() and previous[".onnx"].is_file()
+
+
+def _swap_with_previous(folder: Path, stem: str) -> None:
+    current = model_files(folder, stem)
+    previous = model_files(folder / PREVIOUS_DIR, stem)
     swapped = {s: previous[s].with_name(f".{previous[s].name}.swap") for s in SUFFIXES}
     for suffix in SUFFIXES:  # 1. the current files, copied aside
         if current[suffix].is_file():
@@ -460,12 +500,6 @@ def rollback(models_dir: Path) -> dict[str, Any]:
             os.replace(swapped[suffix], previous[suffix])
         else:
             previous[suffix].unlink(missing_ok=True)
-    restored = json.loads(current[".json"].read_text("utf-8"))
-    return {
-        "restored": str(current[".json"]),
-        "date": restored.get("date"),
-        "previous": str(folder / PREVIOUS_DIR),
-    }
 
 
 def _copy_then_replace(source: Path, target: Path) -> None:
