@@ -112,15 +112,7 @@ def load_photos(folder: Path) -> list[PiecePhoto]:
         height, width = image.shape[:2]
         boxes, codes = [], []
         for piece in xiangqi_labels(label.read_text()):
-            x, y, w, h = piece.box
-            boxes.append(
-                [
-                    (x - w / 2) * width,
-                    (y - h / 2) * height,
-                    (x + w / 2) * width,
-                    (y + h / 2) * height,
-                ]
-            )
+            boxes.append(piece.corners(width, height))
             codes.append(piece.code)
         source = label.stem.split("_jpg")[0].split("_png")[0]  # Roboflow: SOURCE_jpg.rf.HASH
         photos.append(

@@ -2,9 +2,9 @@
 ``../shared/data/xiangqi-pieces``, and which of its test photos are really held out.
 
 The set's own split leaks. Roboflow exported each source photo in three rotations (slightly
-recoloured), and 25 of the 61 test photos have a rotation in train or valid: the same board, the
+recoloured), and 26 of the 61 test photos have a rotation in train or valid: the same board, the
 same pieces, the same light. ``near_duplicates`` finds them by thumbnail (below), so a benchmark
-reports the 36 clean test photos apart, and the crops here are cut only from train and valid
+reports the 35 clean test photos apart, and the crops here are cut only from train and valid
 photos with no rotation in test: every test photo stays unseen by the classifier.
 
     python -m datasets.xiangqi_real --out datasets/build/xqreal [--copies 3] [--seed 0]
@@ -22,9 +22,8 @@ from the wrongly read labels before session 19.
 from __future__ import annotations
 
 import argparse
-import os
+import functools
 import random
-import shutil
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -34,6 +33,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from datasets.synth.merge import link_or_copy
 from datasets.synth.sources import XIANGQI_CLASSES, shared_data, xiangqi_labels
 
 SPLITS = ("train", "valid", "test")
@@ -72,8 +72,11 @@ def photos_of_split(root: Path, split: str) -> list[PiecePhoto]:
     return found
 
 
+@functools.cache
 def thumbnail(path: Path) -> np.ndarray:
-    """A standardised grey thumbnail (zero mean, unit spread): recolouring moves it little."""
+    """A standardised grey thumbnail (zero mean, unit spread): recolouring moves it little.
+    Kept per process: the held-out split, the training photos and every face library of a build
+    compare the same photos (read-only: callers stack or turn it, never write to it)."""
     grey = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
     if grey is None:
         raise ValueError(f"cannot read {path}")
@@ -122,14 +125,7 @@ def training_photos(root: Path | None = None) -> list[PiecePhoto]:
 def labelled_pieces(photo: PiecePhoto, width: int, height: int) -> Iterator[tuple[str, Box]]:
     """Each labelled piece: its code and box (x1, y1, x2, y2 pixels)."""
     for piece in xiangqi_labels(photo.labels.read_text()):
-        cx, cy, w, h = piece.box
-        box = (
-            (cx - w / 2) * width,
-            (cy - h / 2) * height,
-            (cx + w / 2) * width,
-            (cy + h / 2) * height,
-        )
-        yield piece.code, box
+        yield piece.code, piece.corners(width, height)
 
 
 def turned_crop(
@@ -200,13 +196,7 @@ def add_tiles(out: Path, tiles: Path, per_class: int | None = None, seed: int = 
                 cap *= NOT_A_TILE_WEIGHT if folder.name == "not_a_tile" else 1
                 files = rng.sample(files, min(cap, len(files)))
             for source in files:
-                target = out / split / folder.name / source.name
-                target.parent.mkdir(parents=True, exist_ok=True)
-                if not target.exists():
-                    try:
-                        os.link(source, target)
-                    except OSError:
-                        shutil.copyfile(source, target)
+                link_or_copy(source, out / split / folder.name / source.name)
                 linked[f"{split}/{folder.name}"] += 1
     return linked
 

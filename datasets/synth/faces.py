@@ -674,9 +674,7 @@ def _xiangqi_crops(root: Path, limit_per_class: int = 60) -> dict[str, list[np.n
         for piece in xiangqi_labels(photo.labels.read_text()):
             if len(faces[piece.code]) >= limit_per_class:
                 continue
-            cx, cy, bw, bh = piece.box
-            x1, y1 = int((cx - bw / 2) * w), int((cy - bh / 2) * h)
-            x2, y2 = int((cx + bw / 2) * w), int((cy + bh / 2) * h)
+            x1, y1, x2, y2 = (int(v) for v in piece.corners(w, h))
             crop = image[max(y1, 0) : y2, max(x1, 0) : x2]
             if crop.size and min(crop.shape[:2]) >= 16:
                 faces[piece.code].append(cv2.resize(crop, (160, 160)))

@@ -27,17 +27,21 @@ def merge_classify(builds: list[Path], out: Path) -> int:
     for build in builds:
         for source in sorted((build / "classify").glob("*/*/*.jpg")):
             split, label = source.parent.parent.name, source.parent.name
-            target = out / split / label / source.name
-            if target.exists():
-                count += 1
-                continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                os.link(source, target)
-            except OSError:
-                shutil.copyfile(source, target)
+            link_or_copy(source, out / split / label / source.name)
             count += 1
     return count
+
+
+def link_or_copy(source: Path, target: Path) -> None:
+    """``target`` as a hard link to ``source`` (a copy where links are not possible), its folder
+    made; a target already there is kept."""
+    if target.exists():
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
 
 
 def detect_yaml(builds: list[Path], out: Path) -> Path | None:

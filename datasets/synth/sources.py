@@ -89,6 +89,16 @@ class LabelledPiece:
     code: str
     box: tuple[float, float, float, float]
 
+    def corners(self, width: int, height: int) -> tuple[float, float, float, float]:
+        """The box as x1, y1, x2, y2 in the pixels of a ``width`` x ``height`` photo."""
+        cx, cy, w, h = self.box
+        return (
+            (cx - w / 2) * width,
+            (cy - h / 2) * height,
+            (cx + w / 2) * width,
+            (cy + h / 2) * height,
+        )
+
 
 def xiangqi_labels(text: str) -> list[LabelledPiece]:
     """The pieces of one xiangqi-pieces label file, whichever of its two labellings it uses

@@ -279,9 +279,19 @@ class _Reader:
 
     role: str  # "classifier" or "pieces"
     model: CurrentModel
+    meta: dict[str, Any]  # its metadata as installed
     checkpoint: Path | None
     measure_path: Path
     folded: Folded
+
+    @property
+    def onnx_path(self) -> Path:
+        return self.model.classifier_meta.parent / str(self.meta["onnx"])
+
+    @property
+    def what(self) -> str:
+        """What it reads, and so what it is measured on."""
+        return "tiles" if self.role == "classifier" else "pieces"
 
 
 def adapt(
@@ -299,9 +309,10 @@ def adapt(
     skipped = []
     for role, model in models:
         checkpoint = _checkpoint(model, settings.checkpoint if role == "classifier" else None)
+        meta = json.loads(model.classifier_meta.read_text("utf-8"))
         try:
             measure_path, folded = _measuring_files(
-                model.classifier_meta.parent / _meta(model)["onnx"],
+                model.classifier_meta.parent / meta["onnx"],
                 model.imgsz,
                 checkpoint,
                 empty_candidate(model.classifier_meta.parent, model.stem)[".json"].parent,
@@ -312,7 +323,7 @@ def adapt(
                 raise
             skipped.append(f"{model.stem} left as it is: {cannot}")  # the classifier still can
             continue
-        readers.append(_Reader(role, model, checkpoint, measure_path, folded))
+        readers.append(_Reader(role, model, meta, checkpoint, measure_path, folded))
     say(f"1/3 reading {len(photos)} photo{'s' * (len(photos) != 1)} with the current models")
     table = table_crops(settings.models_dir, photos, settings.threads, say)
     crops_of = {"classifier": table.crops, "pieces": table.piece_crops}
@@ -326,8 +337,7 @@ def adapt(
         )
     skipped += [
         f"{reader.model.stem} left as it is: the photos show "
-        f"{len(crops_of[reader.role])} of the {MIN_CROPS} "
-        f"{'tiles' if reader.role == 'classifier' else 'pieces'} it needs"
+        f"{len(crops_of[reader.role])} of the {MIN_CROPS} {reader.what} it needs"
         for reader in readers
         if reader not in chosen
     ]
@@ -363,11 +373,6 @@ def piece_reader_model(current: CurrentModel) -> CurrentModel:
     return replace(current, classifier_meta=current.pieces_meta, stem=current.pieces_meta.stem)
 
 
-def _meta(model: CurrentModel) -> dict[str, Any]:
-    meta: dict[str, Any] = json.loads(model.classifier_meta.read_text("utf-8"))
-    return meta
-
-
 def _adapt_reader(
     reader: _Reader,
     crops: Sequence[np.ndarray],
@@ -380,14 +385,11 @@ def _adapt_reader(
     from vision.adaptation import adapted_bytes, measure, sha256
     from vision.crops import to_batch
 
-    current_meta = _meta(reader.model)
-    folder = reader.model.classifier_meta.parent
-    onnx_path = folder / current_meta["onnx"]
-    candidate = model_files(folder / CANDIDATE_DIR, reader.model.stem)
+    current_meta, onnx_path = reader.meta, reader.onnx_path
+    candidate = model_files(onnx_path.parent / CANDIDATE_DIR, reader.model.stem)
     share = settings.share
-    what = "tiles" if reader.role == "classifier" else "pieces"
     say(
-        f"2/3 measuring the {reader.model.stem} statistics on {len(crops)} {what} "
+        f"2/3 measuring the {reader.model.stem} statistics on {len(crops)} {reader.what} "
         f"(they weigh {share:.0%} against the synthetic tiles' {1 - share:.0%})"
     )
     normalisation = current_meta.get("normalisation", {})

@@ -437,19 +437,16 @@ def rollback(models_dir: Path) -> dict[str, Any]:
     their files in MODELS/previous/ (those the last install replaced): byte for byte, and a
     second rollback swaps them back."""
     from vision.errors import ModelError
-    from vision.models import find_pair, find_piece_reader
 
     try:
-        _, classifier_meta = find_pair(models_dir)
-        pieces_meta = find_piece_reader(models_dir)
+        metas = _reader_metas(models_dir)
     except ModelError as error:
         raise FineTuneError(f"nothing to roll back: {error}") from None
-    if classifier_meta is None:
+    if not metas:
         raise FineTuneError(f"{models_dir / 'default.json'} names no classifier")
-    metas = [classifier_meta] + ([pieces_meta] if pieces_meta is not None else [])
     kept = [meta for meta in metas if _has_previous(meta)]
     if not kept:
-        previous = model_files(classifier_meta.parent / PREVIOUS_DIR, classifier_meta.stem)
+        previous = model_files(metas[0].parent / PREVIOUS_DIR, metas[0].stem)
         raise FineTuneError(
             f"nothing to roll back to: {previous['.json']} does not exist "
             "(a fine-tune that installed a new classifier leaves the old one there)"
@@ -465,17 +462,26 @@ def rollback(models_dir: Path) -> dict[str, Any]:
     }
 
 
-def _reader_stems(models_folder: Path) -> list[str]:
-    """The stems of the classifier and piece reader the folder's default.json names, if any."""
-    from vision.errors import ModelError
+def _reader_metas(models_dir: Path) -> list[Path]:
+    """The metadata of the classifier and the piece reader the folder's default.json names:
+    none without a classifier, as a piece reader stands in for one."""
     from vision.models import find_pair, find_piece_reader
 
+    _, classifier = find_pair(models_dir)
+    if classifier is None:
+        return []
+    pieces = find_piece_reader(models_dir)
+    return [classifier] + ([pieces] if pieces is not None else [])
+
+
+def _reader_stems(models_folder: Path) -> list[str]:
+    """The stems of the readers the folder's default.json names, if it names any."""
+    from vision.errors import ModelError
+
     try:
-        _, classifier = find_pair(models_folder)
-        pieces = find_piece_reader(models_folder)
+        return [meta.stem for meta in _reader_metas(models_folder)]
     except ModelError:
         return []
-    return [meta.stem for meta in (classifier, pieces) if meta is not None]
 
 
 def _has_previous(meta: Path) -> bool:
