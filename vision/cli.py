@@ -68,21 +68,22 @@ def read_photo(
     backs: Backs = UNSAID_BACKS,
 ) -> dict[str, Any]:
     """The detect JSON of one photo (docs/contracts.md); writes the annotated copy if asked."""
-    from vision.images import load_image
+    from vision.images import load_photo
 
     start = time.perf_counter()
-    image = load_image(path)
+    photo = load_photo(path)
     decode_ms = round((time.perf_counter() - start) * 1000, 2)
-    reading = pipeline.read(image, red_fives=red_fives, backs=backs)
+    reading = pipeline.read(photo.pixels, red_fives=red_fives, backs=backs)
     timing = {"decode": decode_ms, **reading.timing_ms}
     timing["total"] = round(decode_ms + reading.timing_ms["total"], 2)
     if annotate_dir is not None:
-        _write_annotated(image, reading.tiles, annotate_dir / f"{path.stem}.annotated.jpg")
+        # Drawn on the pixels read: a 12-megapixel photo's copy is written at half its size.
+        _write_annotated(photo.pixels, reading.tiles, annotate_dir / f"{path.stem}.annotated.jpg")
     return {
         "image": str(path),
-        "width": int(image.shape[1]),
-        "height": int(image.shape[0]),
-        "tiles": [tile.to_json() for tile in reading.tiles],
+        "width": photo.width,
+        "height": photo.height,
+        "tiles": [tile.to_json() for tile in reading.scaled(*photo.scale).tiles],
         "timing_ms": timing,
     }
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 LOW_CONFIDENCE = 0.5
@@ -47,6 +47,25 @@ class PhotoReading:
 
     tiles: tuple[Detection, ...]
     timing_ms: dict[str, float] = field(default_factory=dict)
+
+    def scaled(self, across: float, down: float) -> PhotoReading:
+        """The same reading with every box's x times ``across`` and y times ``down``: from the
+        pixels a photo was decoded at to the photo's own (``vision.images.Photo.scale``)."""
+        if across == 1.0 and down == 1.0:
+            return self
+        tiles = tuple(
+            replace(
+                tile,
+                box=(
+                    tile.box[0] * across,
+                    tile.box[1] * down,
+                    tile.box[2] * across,
+                    tile.box[3] * down,
+                ),
+            )
+            for tile in self.tiles
+        )
+        return PhotoReading(tiles, dict(self.timing_ms))
 
 
 def reading_order(tiles: tuple[Detection, ...]) -> tuple[Detection, ...]:

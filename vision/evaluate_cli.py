@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from vision.detection import Detection
     from vision.evaluate import Evaluation, PhotoResult
+    from vision.images import Photo
     from vision.labels import LabelledPhoto
     from vision.models import ModelInfo
     from vision.tile_sets import TileSet
@@ -67,7 +68,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from vision.evaluate import Evaluation, match_photo
-    from vision.images import load_image
+    from vision.images import load_photo
     from vision.labels import find_photo, load_labels
     from vision.pipeline import load_pipeline
     from vision.tile_sets import tile_set_named
@@ -89,15 +90,15 @@ def run(args: argparse.Namespace) -> int:
     for number, label in enumerate(labels, 1):
         photo = find_photo(label, args.photos)
         start = time.perf_counter()
-        image = load_image(photo)
+        decoded = load_photo(photo)
         decode_ms = round((time.perf_counter() - start) * 1000, 2)
-        reading = pipeline.read(image, **facts[label.image].read_options)
+        reading = pipeline.read(decoded.pixels, **facts[label.image].read_options)
         timing = {"decode": decode_ms, **reading.timing_ms}
         timing["total"] = round(decode_ms + reading.timing_ms["total"], 2)
-        results.append(match_photo(label, reading.tiles, timing))
-        backs.setdefault(label.tile_set or "", []).extend(_back_crops(image, label))
+        results.append(match_photo(label, reading.scaled(*decoded.scale).tiles, timing))
+        backs.setdefault(label.tile_set or "", []).extend(_back_crops(decoded, label))
         if args.out is not None:
-            _annotate(image, reading.tiles, args.out / "annotated" / f"{photo.stem}.jpg")
+            _annotate(decoded.pixels, reading.tiles, args.out / "annotated" / f"{photo.stem}.jpg")
         if not args.json:
             print(f"\r{number}/{len(labels)} {photo.name}", end="", file=sys.stderr, flush=True)
     if not args.json:
@@ -120,11 +121,15 @@ def _model_name(info: ModelInfo) -> str:
     return f"{info.name} (adapted to {adapted.get('tiles')} tiles of {photos} photos)"
 
 
-def _back_crops(image: np.ndarray, label: LabelledPhoto) -> list[np.ndarray]:
+def _back_crops(photo: Photo, label: LabelledPhoto) -> list[np.ndarray]:
     """The pixels of the photo's labelled backs, each at least 4 pixels each way."""
     from vision.crops import box_pixels
 
-    pixels = [box_pixels(image, tile.box) for tile in label.tiles if tile.face_down]
+    across, down = photo.scale
+    pixels = [
+        box_pixels(photo.pixels, (x1 / across, y1 / down, x2 / across, y2 / down))
+        for x1, y1, x2, y2 in (tile.box for tile in label.tiles if tile.face_down)
+    ]
     return [p for p in pixels if p is not None and min(p.shape[:2]) >= 4]
 
 

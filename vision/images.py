@@ -7,7 +7,9 @@ refused with one line naming them, before any pixel is decoded where the header 
 
 from __future__ import annotations
 
+import math
 import struct
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -20,28 +22,113 @@ from vision.errors import ImageError
 MAX_PIXELS = 80_000_000
 MAX_FILE_BYTES = 80 * 1024 * 1024
 
+KEEP_LONG_SIDE = 2000
+"""The fewest pixels a photo read for tiles keeps on its long side (``load_photo``).
+
+The models are measured on real photos 2048 pixels long, where a hand across the frame is 100-150
+pixels a tile: twice the classifier's 64-pixel input, and the detector sees the photo at 640. A
+12-megapixel JPEG (4000 pixels) decoded at half its size keeps that much, and libjpeg decodes it
+at half size by scaling its DCT blocks, in under half the time of the whole photo (docs/vision.md,
+"Speed"). More pixels than this are only shrunk away again before either model sees them."""
+
+JPEG_REDUCTIONS = (
+    (8, cv2.IMREAD_REDUCED_COLOR_8),
+    (4, cv2.IMREAD_REDUCED_COLOR_4),
+    (2, cv2.IMREAD_REDUCED_COLOR_2),
+)
+"""The sizes libjpeg decodes at directly (1/8, 1/4, 1/2), largest reduction first."""
+
 _JPEG_SOF_MARKERS = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
 
 def load_image(path: Path | str) -> np.ndarray:
-    """The photo at ``path`` as BGR uint8, turned upright by its EXIF orientation."""
-    path = Path(path)
+    """The photo at ``path`` as BGR uint8, whole, turned upright by its EXIF orientation."""
+    return decode_image(_read_bytes(Path(path)), str(path))
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The file's bytes, or a one-line error naming why not."""
     if path.is_dir():
         raise ImageError(f"{path}: is a folder, not a photo")
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             raise ImageError(f"{path}: {size // 2**20} MB is too large for a photo")
-        data = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
         raise ImageError(f"{path}: no such file") from None
     except OSError as error:
         raise ImageError(f"{path}: cannot be read ({error.strerror or error})") from None
-    return decode_image(data, str(path))
+
+
+@dataclass(frozen=True)
+class Photo:
+    """A photo decoded for reading: ``pixels`` (BGR, upright) may be smaller than the photo
+    itself, ``width`` x ``height`` (upright); boxes found in ``pixels`` times ``scale`` are in
+    the photo's own pixels, the coordinates every JSON output speaks."""
+
+    pixels: np.ndarray
+    width: int
+    height: int
+
+    @property
+    def scale(self) -> tuple[float, float]:
+        """Photo pixels per decoded pixel, across and down (1.0 when decoded whole)."""
+        return self.width / self.pixels.shape[1], self.height / self.pixels.shape[0]
+
+
+def load_photo(path: Path | str, keep_long_side: int = KEEP_LONG_SIDE) -> Photo:
+    """The photo at ``path`` decoded for reading tiles: a JPEG larger than ``keep_long_side``
+    is decoded at the smallest of 1/2, 1/4, 1/8 of its size that keeps that many pixels on its
+    long side; anything else whole, as ``load_image`` does. The same one-line errors."""
+    return decode_photo(_read_bytes(Path(path)), str(path), keep_long_side)
+
+
+def decode_photo(data: bytes, name: str, keep_long_side: int = KEEP_LONG_SIDE) -> Photo:
+    """Image bytes to a ``Photo`` (``load_photo``)."""
+    _check(data, name)
+    stored = header_size(data) if _is_jpeg(data) else None
+    flag = _reduced_decode(stored, keep_long_side)
+    image = _decode(data, name, cv2.IMREAD_COLOR if flag is None else flag)
+    if stored is None or flag is None:
+        return Photo(image, image.shape[1], image.shape[0])
+    # The header gives the stored size; the orientation tag may have turned it a quarter
+    # (IMREAD_REDUCED_* applies the tag as IMREAD_COLOR does).
+    width, height = stored
+    if (width > height) != (image.shape[1] > image.shape[0]):
+        width, height = height, width
+    return Photo(image, width, height)
+
+
+def _reduced_decode(stored: tuple[int, int] | None, keep_long_side: int) -> int | None:
+    """The OpenCV flag of the largest JPEG reduction that keeps ``keep_long_side`` pixels on
+    the long side, or None for none."""
+    if stored is None:
+        return None
+    for factor, flag in JPEG_REDUCTIONS:
+        if math.ceil(max(stored) / factor) >= keep_long_side:
+            return flag
+    return None
 
 
 def decode_image(data: bytes, name: str) -> np.ndarray:
     """Image bytes (JPEG, PNG, or anything OpenCV reads) to BGR with EXIF orientation applied."""
+    _check(data, name)
+    # IMREAD_COLOR applies the EXIF orientation tag, so a phone photo comes out upright.
+    return _decode(data, name, cv2.IMREAD_COLOR)
+
+
+def _decode(data: bytes, name: str, flag: int) -> np.ndarray:
+    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flag)
+    if image is None or image.size == 0:
+        raise ImageError(f"{name}: not a readable image (unsupported, damaged or truncated file)")
+    if image.shape[0] * image.shape[1] > MAX_PIXELS:  # formats whose header we do not parse
+        raise ImageError(f"{name}: {image.shape[1]}x{image.shape[0]} pixels is too large")
+    return image
+
+
+def _check(data: bytes, name: str) -> None:
+    """Refuse what the bytes' header already tells is no photo to decode."""
     if not data:
         raise ImageError(f"{name}: the file is empty")
     size = header_size(data)
@@ -51,13 +138,6 @@ def decode_image(data: bytes, name: str) -> np.ndarray:
         # libjpeg fills a cut-off JPEG with grey and only warns; a half-grey photo reads as
         # missing tiles, so it is refused here.
         raise ImageError(f"{name}: the image file is truncated")
-    # IMREAD_COLOR applies the EXIF orientation tag, so a phone photo comes out upright.
-    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
-    if image is None or image.size == 0:
-        raise ImageError(f"{name}: not a readable image (unsupported, damaged or truncated file)")
-    if image.shape[0] * image.shape[1] > MAX_PIXELS:  # formats whose header we do not parse
-        raise ImageError(f"{name}: {image.shape[1]}x{image.shape[0]} pixels is too large")
-    return image
 
 
 def to_model_colours(image_bgr: np.ndarray, channel_order: str = "RGB") -> np.ndarray:

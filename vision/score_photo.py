@@ -13,7 +13,7 @@ from scoring.cli import format_result, hand_from_options
 from scoring.errors import TilescoreError
 from scoring.hand_json import score_json
 from scoring.variant import red_fives_in_play
-from vision.images import load_image
+from vision.images import load_photo
 from vision.layout import Reading, reconstruct
 from vision.pipeline import load_pipeline
 from vision.tile_sets import backs_from_args
@@ -22,10 +22,10 @@ from vision.tile_sets import backs_from_args
 def score_photo_command(args: argparse.Namespace) -> int:
     photo = Path(args.source)
     backs = backs_from_args(args)
-    image = load_image(photo)
+    decoded = load_photo(photo)
     pipeline = load_pipeline(Path(args.models or "models"))
-    reading = pipeline.read(image, red_fives=_red_fives(args), backs=backs)
-    tiles = [t.to_json() for t in reading.tiles]
+    read = pipeline.read(decoded.pixels, red_fives=_red_fives(args), backs=backs)
+    tiles = [t.to_json() for t in read.scaled(*decoded.scale).tiles]
     variant = args.variant or "taiwan"
     layout_reading = reconstruct(tiles, variant)
     layout = layout_reading.to_json()
@@ -36,7 +36,7 @@ def score_photo_command(args: argparse.Namespace) -> int:
         hand.pop("win_tile")
     result = score_json(hand)
     if args.annotate:
-        _annotate(image, reading.tiles, layout_reading, result, Path(args.annotate))
+        _annotate(decoded.pixels, read.tiles, layout_reading, result, Path(args.annotate))
     if args.json:
         out = {"tiles": tiles, "reading": layout, "result": result, "problems": layout["problems"]}
         print(json.dumps(out, ensure_ascii=False))

@@ -82,6 +82,24 @@ def test_human_table_and_annotated_copies(setup, tmp_path):
     assert not (tmp_path / "bad.annotated.jpg").exists()
 
 
+def test_a_large_jpeg_is_read_at_half_size_and_boxed_in_its_own_pixels(setup, tmp_path):
+    root, models = setup
+    # 4400 x 2200: decoded at half (2200 x 1100 keeps 2000 on the long side, a quarter would
+    # not); the detector's boxes come back in the photo's own pixels, 11 times a.jpg's.
+    photo = cv2.resize(
+        cv2.imread(str(root / "a.jpg")), (4400, 2200), interpolation=cv2.INTER_NEAREST
+    )
+    cv2.imwrite(str(tmp_path / "large.jpg"), photo)
+    result = detect(tmp_path / "large.jpg", "--json", "--models", models, "--annotate", tmp_path)
+    assert result.returncode == 0, result.stderr
+    reading = json.loads(result.stdout)
+    assert (reading["width"], reading["height"]) == (4400, 2200)
+    assert reading["tiles"][0]["code"] == "9p"
+    assert reading["tiles"][0]["box"] == pytest.approx([275.0, 550.0, 825.0, 1375.0], abs=3)
+    # The annotated copy is drawn on the pixels read.
+    assert cv2.imread(str(tmp_path / "large.annotated.jpg")).shape == (1100, 2200, 3)
+
+
 def test_missing_models_is_one_line_and_exit_2(setup, tmp_path):
     root, _ = setup
     result = detect(root / "a.jpg", "--models", tmp_path)

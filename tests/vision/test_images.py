@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from vision.detection import Detection, PhotoReading
 from vision.errors import ImageError
-from vision.images import load_image
+from vision.images import KEEP_LONG_SIDE, load_image, load_photo
 
 
 def test_exif_rotated_photo_comes_out_upright(tmp_path):
@@ -109,3 +110,85 @@ def test_jpeg_bomb_is_refused_from_its_header(tmp_path):
     path.write_bytes(bytes(data))
     with pytest.raises(ImageError, match=r"bomb.jpg: 20000x20000 pixels is too large"):
         load_image(path)
+
+
+def _photo(width, height):
+    """A photo with content to compare: a gradient and a dark square in its top-left quarter."""
+    x = np.linspace(0, 255, width, dtype=np.float32)
+    y = np.linspace(0, 255, height, dtype=np.float32)[:, None]
+    image = np.stack(
+        [
+            np.broadcast_to(x, (height, width)),
+            np.broadcast_to(y, (height, width)),
+            np.full((height, width), 128, np.float32),
+        ],
+        axis=2,
+    ).astype(np.uint8)
+    image[height // 8 : height // 4, width // 8 : width // 4] = 20
+    return image
+
+
+def test_a_large_jpeg_is_decoded_at_the_least_size_that_keeps_the_long_side(tmp_path):
+    path = tmp_path / "large.jpg"
+    cv2.imwrite(str(path), _photo(4000, 3000))
+    photo = load_photo(path)
+    assert photo.pixels.shape == (1500, 2000, 3) and KEEP_LONG_SIDE == 2000
+    assert (photo.width, photo.height) == (4000, 3000) and photo.scale == (2.0, 2.0)
+    # The same picture: the whole decode shrunk to that size differs by a grey level or two.
+    whole = cv2.resize(load_image(path), (2000, 1500), interpolation=cv2.INTER_AREA)
+    assert np.abs(whole.astype(int) - photo.pixels.astype(int)).mean() < 2
+    # Asked to keep fewer pixels, it decodes smaller still: 4000 / 8 = 500.
+    assert load_photo(path, keep_long_side=500).pixels.shape == (375, 500, 3)
+    assert load_photo(path, keep_long_side=501).pixels.shape == (750, 1000, 3)
+
+
+@pytest.mark.parametrize(
+    ("name", "size"), [("small.jpg", (2048, 1536)), ("large.png", (4000, 3000))]
+)
+def test_a_photo_near_the_size_or_not_a_jpeg_is_decoded_whole(tmp_path, name, size):
+    path = tmp_path / name
+    cv2.imwrite(str(path), _photo(*size))
+    photo = load_photo(path)
+    assert photo.pixels.shape[:2] == (size[1], size[0]) and photo.scale == (1.0, 1.0)
+
+
+def test_a_turned_large_jpeg_is_upright_with_its_upright_size(tmp_path):
+    # Stored 4000 wide x 2400 high with orientation 6: upright it is 2400 x 4000.
+    image = Image.fromarray(_photo(4000, 2400))
+    exif = image.getexif()
+    exif[274] = 6
+    path = tmp_path / "turned.jpg"
+    image.save(path, exif=exif)
+    photo = load_photo(path)
+    assert photo.pixels.shape[:2] == (2000, 1200)
+    assert (photo.width, photo.height) == (2400, 4000) and photo.scale == (2.0, 2.0)
+    whole = cv2.resize(load_image(path), (1200, 2000), interpolation=cv2.INTER_AREA)
+    assert np.abs(whole.astype(int) - photo.pixels.astype(int)).mean() < 2
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [(b"", "the file is empty"), (b"not an image at all", "not a readable image")],
+)
+def test_load_photo_refuses_bad_files_in_one_line(tmp_path, content, message):
+    path = tmp_path / "bad.jpg"
+    path.write_bytes(content)
+    with pytest.raises(ImageError, match=message):
+        load_photo(path)
+
+
+def test_a_truncated_large_jpeg_is_refused_before_the_reduced_decode(tmp_path):
+    _ok, data = cv2.imencode(".jpg", _photo(4000, 3000))
+    path = tmp_path / "cut.jpg"
+    path.write_bytes(data.tobytes()[: len(data) // 2])
+    with pytest.raises(ImageError, match="truncated"):
+        load_photo(path)
+
+
+def test_a_reading_scaled_to_the_photo_pixels():
+    tile = Detection("9p", (10.0, 20.0, 30.0, 50.0), 0.9, 0.95, 0.95, False, False, False)
+    reading = PhotoReading((tile,), {"total": 5.0})
+    scaled = reading.scaled(2.0, 3.0)
+    assert scaled.tiles[0].box == (20.0, 60.0, 60.0, 150.0)
+    assert scaled.tiles[0].code == "9p" and scaled.timing_ms == {"total": 5.0}
+    assert reading.scaled(1.0, 1.0) is reading
