@@ -9,7 +9,8 @@ decodes fastest. The labelled real photos are 2048 pixels long, so they never sh
 costs: here each is scaled up to ``--long-side`` pixels (its labels with it) and saved as a JPEG,
 then read both ways with the same models. A scaled-up photo holds no more detail than its
 source, so this says whether the reduced decode loses what the 2048-pixel photos hold, not
-what a true 12-megapixel sensor would add.
+what a true 12-megapixel sensor would add. Two more rows give the scale of the noise: the
+source photos as labelled, and saved again as JPEGs at their own size (no decode change at all).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.threshold_sweep import add_photo_arguments  # noqa: E402
-from vision.evaluate import Evaluation, match_photo  # noqa: E402
+from vision.evaluate import Evaluation, PhotoResult, match_photo  # noqa: E402
 from vision.images import Photo, load_image, load_photo  # noqa: E402
 from vision.labels import LabelledPhoto, find_photo, load_labels  # noqa: E402
 from vision.pipeline import load_pipeline  # noqa: E402
@@ -58,35 +59,45 @@ def main() -> int:
     labels = load_labels(args.labels)
     tile_sets = load_tile_sets(beside(args.labels))
     pipeline = load_pipeline(args.models, threads=args.threads)
+    # (source or 12 MP copy, how it is decoded): the source photo as labelled, the source saved
+    # again as a JPEG (what any re-save alone moves), and the 12 MP copy decoded both ways.
     ways = {
-        "whole": lambda path: _whole(path),
-        "reduced": load_photo,
+        "source, as it is": ("source", _whole),
+        "source saved again (JPEG 92)": ("resaved", _whole),
+        f"{args.long_side} px copy, decoded whole": ("large", _whole),
+        f"{args.long_side} px copy, decoded reduced": ("large", load_photo),
     }
-    results: dict[str, list] = {way: [] for way in ways}
+    results: dict[str, list[PhotoResult]] = {way: [] for way in ways}
     times: dict[str, dict[str, list[float]]] = {way: {"decode": [], "total": []} for way in ways}
     sizes: dict[str, set[str]] = {way: set() for way in ways}
-    big_labels = []
     with tempfile.TemporaryDirectory() as folder:
-        for label in labels:
-            image = load_image(find_photo(label, args.photos))
+        for number, label in enumerate(labels, 1):
+            source = find_photo(label, args.photos)
+            image = load_image(source)
             factor = args.long_side / max(image.shape[:2])
-            big = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
-            path = Path(folder) / f"{Path(label.image).stem}.jpg"
-            cv2.imwrite(str(path), big, [cv2.IMWRITE_JPEG_QUALITY, 92])
-            big_label = scaled_label(label, big.shape[1] / image.shape[1])
-            big_labels.append(big_label)
+            large = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
+            files = {
+                "source": (source, label),
+                "resaved": (Path(folder) / "resaved.jpg", label),
+                "large": (
+                    Path(folder) / "large.jpg",
+                    scaled_label(label, large.shape[1] / image.shape[1]),
+                ),
+            }
+            cv2.imwrite(str(files["resaved"][0]), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            cv2.imwrite(str(files["large"][0]), large, [cv2.IMWRITE_JPEG_QUALITY, 92])
             options = tile_set_named(tile_sets, label.tile_set).read_options
-            for way, load in ways.items():
+            for way, (copy, load) in ways.items():
+                path, truth = files[copy]
                 start = time.perf_counter()
                 photo = load(path)
                 decode = (time.perf_counter() - start) * 1000
                 reading = pipeline.read(photo.pixels, **options)
-                tiles = reading.scaled(*photo.scale).tiles
-                results[way].append(match_photo(big_label, tiles))
+                results[way].append(match_photo(truth, reading.scaled(*photo.scale).tiles))
                 times[way]["decode"].append(decode)
                 times[way]["total"].append(decode + reading.timing_ms["total"])
                 sizes[way].add(f"{photo.pixels.shape[1]}x{photo.pixels.shape[0]}")
-            print(f"\r{len(big_labels)}/{len(labels)}", end="", file=sys.stderr, flush=True)
+            print(f"\r{number}/{len(labels)}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     print(f"{len(labels)} labelled photos scaled to {args.long_side} px, {args.threads} thread(s)")
     print(
