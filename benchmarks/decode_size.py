@@ -101,7 +101,7 @@ def main() -> int:
     print(file=sys.stderr)
     print(f"{len(labels)} labelled photos scaled to {args.long_side} px, {args.threads} thread(s)")
     print(
-        "| decode | pixels read | tiles right | photos right | extra boxes | decode ms | total ms |"
+        "| photo, decoded | pixels read | tiles right | photos right | extra boxes | decode ms | total ms |"
     )
     print("|---|---|---|---|---|---|---|")
     for way in ways:
