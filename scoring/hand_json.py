@@ -6,7 +6,7 @@ silently as a different hand.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -314,3 +314,17 @@ def score_json(data: Any, default_variant: str | None = None) -> dict[str, Any]:
     if (type(data) is dict or isinstance(data, Mapping)) and "id" in data:
         result = {"id": data["id"], **result}
     return result
+
+
+def wins_under(context: Mapping[str, Any]) -> Callable[[Mapping[str, Any]], bool]:
+    """Whether a hand (``hand``, ``win_tile``, ``melds``, ``flowers``) is a winning hand with the
+    table's ``context`` (variant, rule options, winds, events): for the layout to try readings
+    with. Anything the scorer refuses (a wrong count, five of a tile) is not."""
+
+    def wins(hand: Mapping[str, Any]) -> bool:
+        data = {**context, **hand}
+        if not data.get("win_tile"):
+            data.pop("win_tile", None)
+        return score_json(data).get("winning") is True
+
+    return wins

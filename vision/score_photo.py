@@ -11,7 +11,7 @@ import cv2
 
 from scoring.cli import format_result, hand_from_options
 from scoring.errors import TilescoreError
-from scoring.hand_json import score_json
+from scoring.hand_json import score_json, wins_under
 from scoring.variant import red_fives_in_play
 from vision.images import load_photo
 from vision.layout import Reading, reconstruct
@@ -27,7 +27,10 @@ def score_photo_command(args: argparse.Namespace) -> int:
     read = pipeline.read(decoded.pixels, red_fives=_red_fives(args), backs=backs)
     tiles = [t.to_json() for t in read.scaled(*decoded.scale).tiles]
     variant = args.variant or "taiwan"
-    layout_reading = reconstruct(tiles, variant)
+    # The hand was laid down because it won: a reading that is no winning hand under these rules
+    # is completed by the doubtful tiles' runner-ups where they make it one.
+    wins = wins_under(hand_from_options(_with_hand(args, "")))
+    layout_reading = reconstruct(tiles, variant, wins=wins)
     layout = layout_reading.to_json()
     context = hand_from_options(_with_hand(args, layout["hand"]))
     hand: dict[str, Any] = {**context, **{k: layout[k] for k in ("hand", "win_tile", "flowers")}}

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from scoring.errors import TilescoreError
-from scoring.hand_json import parse_meld, score_json
+from scoring.hand_json import parse_meld, score_json, wins_under
 from scoring.notation import format_tiles, parse_tiles
 from scoring.tiles import tile_from_code
 from vision.tile_sets import UNSAID_BACKS, Backs
@@ -108,24 +108,32 @@ def detection_json(detection: Any) -> dict[str, Any]:
         "face_down": bool(detection.face_down),
         "rotated": bool(detection.rotated),
         "low_confidence": bool(getattr(detection, "low_confidence", False)),
+        # The runner-up reads: the layout tries them to make a meld or a winning hand.
+        "alternatives": [
+            [code, round(float(p), 3)] for code, p in getattr(detection, "alternatives", ())
+        ],
     }
 
 
-def reconstruct(detections: list[dict[str, Any]], variant: str) -> dict[str, Any]:
+def reconstruct(
+    detections: list[dict[str, Any]], variant: str, context: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The hand the layout shows, in score-JSON notation, with problems for a person to fix, and
     which photo tiles went where (``groups``: role, tile numbers) so the display can mark the
-    winning tile's box."""
-    return rebuild(detections, variant)[0]
+    winning tile's box. With the table's ``context``, a hand that is no winning hand as read is
+    completed by its doubtful tiles' runner-up reads where they make it one."""
+    return rebuild(detections, variant, context)[0]
 
 
 def rebuild(
-    detections: list[dict[str, Any]], variant: str
+    detections: list[dict[str, Any]], variant: str, context: dict[str, Any] | None = None
 ) -> tuple[dict[str, Any], tuple[str, ...]]:
     """``reconstruct``'s reading, and the kind of each of its problems (stable names, in the
     problems' order), for the still-hand check to tell a half-laid hand from a doubtful read."""
     from vision.layout.reconstruct import reconstruct as layout
 
-    reading = layout(detections, variant)
+    wins = None if context is None else wins_under(_score_context(context))
+    reading = layout(detections, variant, wins=wins)
     kinds = tuple(p.kind for p in reading.problems)
     return {
         **reading.to_json(),
@@ -135,8 +143,13 @@ def rebuild(
 
 def score_reading(reading: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
     data = {k: v for k, v in reading.items() if k in ("hand", "win_tile", "melds", "flowers")}
-    data.update({k: v for k, v in context.items() if k in CONTEXT_KEYS and v is not None})
+    data.update(_score_context(context))
     return score_json(data)
+
+
+def _score_context(context: dict[str, Any]) -> dict[str, Any]:
+    """What of the app's context the scorer takes."""
+    return {k: v for k, v in context.items() if k in CONTEXT_KEYS and v is not None}
 
 
 def apply_tile_fix(

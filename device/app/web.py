@@ -290,7 +290,7 @@ def create_app(
             detections = state.reader.read(image, service.uses_red_fives(context))
         except TilescoreError as error:
             raise TilescoreError(f"cannot read tiles: {error}") from None
-        reading, kinds = service.rebuild(detections, context["variant"])
+        reading, kinds = service.rebuild(detections, context["variant"], context)
         result = service.score_reading(reading, context)
         from vision.layout.sizes import expected_size
 
@@ -404,7 +404,7 @@ def create_app(
             except TilescoreError as error:
                 raise TilescoreError(f"cannot read tiles: {error}") from None
             height, width = image.shape[:2]
-            reading = service.reconstruct(detections, context["variant"])
+            reading = service.reconstruct(detections, context["variant"], context)
             result = service.score_reading(reading, context)
             hand_id = state.store.add_hand(
                 session.id, service.encode_jpeg(image), detections, reading, context, result
@@ -461,7 +461,7 @@ def create_app(
                 state.store.set_detections(hand_id, detections)
                 width, height = _photo_size(hand_id)
                 win_before = reading.get("win_tile")
-                reading = service.reconstruct(detections, context["variant"])
+                reading = service.reconstruct(detections, context["variant"], context)
                 if given.get("keep_win", True) and win_before and hand["corrections"]:
                     reading = _keep_manual_win(reading, hand)
                 _save_label(hand_id, hand, detections, (width, height))

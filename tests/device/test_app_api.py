@@ -649,3 +649,28 @@ def test_a_models_folder_that_cannot_be_written_is_said_as_such(client, monkeypa
     assert response.status_code == 400
     error = response.get_json()["error"]
     assert "cannot write the models folder" in error and "unchanged" in error
+
+
+def test_a_doubtful_misread_is_read_as_its_runner_up_when_that_makes_the_winning_hand(
+    label_table,
+):
+    tiles = json.loads((PHOTOS / "taiwan-pinghu.json").read_text())["tiles"]
+    assert tiles[4]["code"] == "5m"
+    misread = {
+        "code": "6m",
+        "confidence": 0.3,
+        "low_confidence": True,
+        "alternatives": [["5m", 0.3]],
+    }
+    found = [{**t, "confidence": 1.0, "low_confidence": False} for t in tiles]
+    found[4] = {**found[4], **misread}
+    label_table.state.reader.read = lambda image, red_fives=True: [dict(t) for t in found]
+    label_table.client.post(
+        "/api/context", json={"variant": "taiwan", "seat_wind": "S", "self_draw": True}
+    )
+    hand = label_table.client.post("/api/score").get_json()
+    assert hand["reading"]["hand"] == "123456789m234567p11s", hand["reading"]
+    assert hand["result"]["winning"] is True
+    assert "low confidence: 6m read as 5m to make a winning hand" in hand["reading"]["problems"]
+    # The tile itself is stored as read: a person confirms or fixes it.
+    assert hand["tiles"][4]["code"] == "6m"

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeGuard
 
 from vision.layout import problems
 from vision.layout.assign import Assignment, assign
+from vision.layout.complete import Completion, complete
 from vision.layout.geometry import Frame, measure
 from vision.layout.melds import MeldGuess, claimed_from, type_meld
 from vision.layout.overlaps import Overlap, find_overlaps
@@ -25,9 +26,14 @@ def reconstruct(
     detections: Iterable[TileLike | Mapping[str, Any] | LayoutTile],
     variant: str | None = None,
     seat: str | None = None,
+    wins: Callable[[Mapping[str, Any]], bool] | None = None,
 ) -> Reading:
     """The best reading of a laid-down hand, with the problems found on the way; never raises
-    for a strange layout. ``seat`` (the winner's wind) lets claimed melds name their source."""
+    for a strange layout. ``seat`` (the winner's wind) lets claimed melds name their source.
+
+    ``wins`` says whether a reading (``Reading.hand_json()``) is a winning hand under the table's
+    rules; given, a concealed hand that is not is completed by its doubtful tiles' runner-up
+    reads where they make it one (``vision.layout.complete``), each change a problem to check."""
     items = list(detections)
     tiles = items if _all_layout(items) else from_detections(items)
     found: list[Problem] = []
@@ -53,6 +59,12 @@ def reconstruct(
 
     hand = [t.code or "" for t in assignment.concealed]
     win = assignment.win.code if assignment.win is not None else None
+    if wins is not None:
+        completion = _complete(assignment, [m[0] for m in melds], flowers, wins)
+        if completion is not None:
+            hand = list(completion.codes)
+            win = _win_code(assignment, completion.codes)
+            found += [problems.substituted(t, used, "winning hand") for t, used in completion.swaps]
     groups = [
         Group(
             "concealed",
@@ -77,6 +89,31 @@ def reconstruct(
         assignment.frame.along,
         variant,
     )
+
+
+def _complete(
+    assignment: Assignment,
+    melds: list[MeldReading],
+    flowers: Sequence[LayoutTile],
+    wins: Callable[[Mapping[str, Any]], bool],
+) -> Completion | None:
+    flower_codes = tuple(t.code or "" for t in flowers)
+
+    def hand_wins(codes: tuple[str, ...]) -> bool:
+        reading = Reading(
+            codes, _win_code(assignment, codes), tuple(melds), flower_codes, problems=()
+        )
+        return wins(reading.hand_json())
+
+    return complete(assignment.concealed, hand_wins)
+
+
+def _win_code(assignment: Assignment, codes: Sequence[str]) -> str | None:
+    """The winning tile's code among the concealed tiles' ``codes`` (in their order)."""
+    for tile, code in zip(assignment.concealed, codes, strict=True):
+        if tile is assignment.win:
+            return code
+    return None
 
 
 def _all_layout(

@@ -1,0 +1,156 @@
+"""Winning hands read from real tile reads, with and without completing them by runner-up reads.
+
+    PYTHONPATH=. python benchmarks/hand_completion.py [--hands 2000] [--seed 0] [--models models]
+        [--labels datasets/real/labels] [--photos ../shared/data/real-photos-unlabeled]
+
+No labelled photo of a laid-down winning hand exists (the 30 real photos show loose tiles), so
+this builds winning hands from real reads. The shipped models read the 30 labelled photos; each
+labelled tile's read (its code, confidence, doubt and runner-ups, as ``tilescore detect`` gives
+them), or its miss, goes into a pool under the tile it truly is. A random winning hand (Taiwan:
+five sets and a pair, 17 tiles; riichi: four and a pair, 14, self-drawn) is laid in a row with
+the winning tile apart, and each of its tiles is given a read drawn from its pool: the hand reads
+as this tile set's tiles read. The layout rebuilds it with and without ``wins`` (the scorer's
+"is this a winning hand"), and both are compared with the truth.
+
+What this leaves out: extra boxes, boxes the detector splits or merges, and tiles turned the
+wrong way (every box here is where a tile lies); and reads of one tile in one photo are reused
+across hands, so the pools are as varied as 449 tiles of one set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.threshold_sweep import add_photo_arguments  # noqa: E402
+from scoring.hand_json import wins_under  # noqa: E402
+from vision.evaluate import match_photo  # noqa: E402
+from vision.images import load_photo  # noqa: E402
+from vision.labels import find_photo, load_labels  # noqa: E402
+from vision.layout import reconstruct  # noqa: E402
+from vision.pipeline import load_pipeline  # noqa: E402
+from vision.tile_sets import beside, load_tile_sets, tile_set_named  # noqa: E402
+
+SUITS = "mps"
+HONOURS = [f"{n}z" for n in range(1, 8)]
+TILE_W, TILE_H, GAP, WIN_GAP = 60.0, 80.0, 2.0, 40.0
+CONTEXTS = {
+    "taiwan": ({"variant": "taiwan", "seat_wind": "S", "discarder": "N"}, 5),
+    "riichi": ({"variant": "riichi", "seat_wind": "S", "self_draw": True}, 4),
+}
+
+
+def real_reads(
+    models: Path, labels_dir: Path, photos: Path
+) -> dict[str, list[dict[str, Any] | None]]:
+    """Each labelled face-up tile's read by the shipped models (None where it was missed)."""
+    pipeline = load_pipeline(models)
+    tile_sets = load_tile_sets(beside(labels_dir))
+    pool: dict[str, list[dict[str, Any] | None]] = {}
+    for label in load_labels(labels_dir):
+        photo = load_photo(find_photo(label, photos))
+        options = tile_set_named(tile_sets, label.tile_set).read_options
+        tiles = pipeline.read(photo.pixels, **options).scaled(*photo.scale).tiles
+        result = match_photo(label, tiles)
+        found = dict(result.pairs)
+        for position, truth in enumerate(result.labels):
+            if truth.face_down or truth.code is None:
+                continue
+            read = found.get(position)
+            pool.setdefault(truth.code, []).append(
+                None if read is None else result.predictions[read].to_json()
+            )
+    return pool
+
+
+def winning_hand(rng: random.Random, sets: int) -> list[str]:
+    """A random hand of ``sets`` sets (runs or triplets) and a pair, four copies at most."""
+    while True:
+        counts: Counter[str] = Counter()
+        for _ in range(sets):
+            if rng.random() < 0.6:
+                suit, start = rng.choice(SUITS), rng.randint(1, 7)
+                counts.update(f"{start + k}{suit}" for k in range(3))
+            else:
+                counts.update([_any_tile(rng)] * 3)
+        counts.update([_any_tile(rng)] * 2)
+        if max(counts.values()) <= 4:
+            tiles = list(counts.elements())
+            rng.shuffle(tiles)
+            return tiles
+
+
+def _any_tile(rng: random.Random) -> str:
+    return rng.choice([f"{n}{s}" for s in SUITS for n in range(1, 10)] + HONOURS)
+
+
+def laid_out(
+    truth: list[str], pool: dict[str, list[Any]], rng: random.Random
+) -> list[dict[str, Any]]:
+    """The hand in a row, the last tile (the winning one) apart, each with a real read."""
+    detections = []
+    x = 100.0
+    for position, code in enumerate(truth):
+        if position == len(truth) - 1:
+            x += WIN_GAP
+        read = rng.choice(pool[code])
+        if read is not None:
+            detections.append(
+                {**read, "box": [x, 500.0, x + TILE_W, 500.0 + TILE_H], "rotated": False}
+            )
+        x += TILE_W + GAP
+    return detections
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--models", type=Path, default=ROOT / "models")
+    add_photo_arguments(parser)
+    args = parser.parse_args()
+    pool = real_reads(args.models, args.labels, args.photos)
+    reads = [r for rs in pool.values() for r in rs]
+    print(
+        f"{len(reads)} real reads of {len(pool)} tiles: "
+        f"{sum(r is None for r in reads)} missed, "
+        f"{sum(r is not None and bool(r['low_confidence']) for r in reads)} doubtful"
+    )
+    print(
+        "| rule set | hands | read right as read | read right, completed "
+        "| completed wrong | left not winning |"
+    )
+    print("|---|---|---|---|---|---|")
+    for variant, (context, sets) in CONTEXTS.items():
+        rng = random.Random(args.seed)
+        wins = wins_under(context)
+        right = Counter[str]()
+        for _ in range(args.hands):
+            truth = winning_hand(rng, sets)
+            detections = laid_out(truth, pool, rng)
+            expected = (sorted(truth), truth[-1])
+            plain = reconstruct(detections, variant)
+            completed = reconstruct(detections, variant, wins=wins)
+            right["as read"] += (sorted(plain.hand), plain.win_tile) == expected
+            is_right = (sorted(completed.hand), completed.win_tile) == expected
+            right["completed"] += is_right
+            changed = completed.hand != plain.hand or completed.win_tile != plain.win_tile
+            right["completed wrong"] += changed and not is_right
+            right["not winning"] += not wins(completed.hand_json())
+        n = args.hands
+        print(
+            f"| {variant} | {n} | {right['as read'] / n:.1%} | {right['completed'] / n:.1%} "
+            f"| {right['completed wrong'] / n:.1%} | {right['not winning'] / n:.1%} |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
