@@ -14,6 +14,21 @@ PREVIEW_SIZE = (640, 480)
 EXPOSURE_BIAS = -0.5  # EV: white tile faces clip first; keep their strokes readable
 
 
+def still_size(sensor: tuple[int, int]) -> tuple[int, int]:
+    """The still's size: the sensor's halved when half still keeps the pixels the models read
+    (``vision.images.KEEP_LONG_SIDE``, what a 12 MP JPEG is decoded at too). A Camera Module 3's
+    4608x2592 gives 2304x1296 and the HQ camera's 4056x3040 2028x1520, their 2x2-binned modes:
+    a quarter of the pixels to capture, keep and shrink again, and less noise; the 8 MP module
+    (3280x2464) keeps its full size."""
+    from vision.images import KEEP_LONG_SIDE
+
+    width, height = sensor
+    if max(width, height) // 2 >= KEEP_LONG_SIDE:
+        # Even sizes: the ISP's output needs them.
+        return (width // 2) & ~1, (height // 2) & ~1
+    return width, height
+
+
 class PiCamera:
     def __init__(self) -> None:
         try:
@@ -26,7 +41,7 @@ class PiCamera:
             raise CameraError(f"no Pi camera found: {error}") from None
         self.name = "pi"
         config = self.camera.create_still_configuration(
-            main={"format": "RGB888"},
+            main={"format": "RGB888", "size": still_size(self.camera.sensor_resolution)},
             lores={"size": PREVIEW_SIZE, "format": "YUV420"},
             display=None,
         )
