@@ -75,8 +75,12 @@ def main() -> int:
     parser.add_argument("--adapt-halves", action="store_true")
     args = parser.parse_args()
     photos = load_photos(args.photos)
-    shipped = load_pipeline(args.models)
-    print(f"{len(photos)} real xiangqi photos, {sum(len(p.codes) for p in photos)} pieces")
+    # As a xiangqi table reads them: with the detector the folder names for xiangqi, if any.
+    shipped = load_pipeline(args.models, variant="xiangqi")
+    names = " + ".join(info.name for info in shipped.models)
+    print(
+        f"{len(photos)} real xiangqi photos, {sum(len(p.codes) for p in photos)} pieces ({names})"
+    )
     print(f"{'':>36} | {'pieces right':>21} | {'extra':>5} | {'whole':>7}")
     print(f"{'shipped pair, all photos':>36} | {score(shipped, photos)}")
     clean = [p for p in photos if p.clean]
@@ -92,7 +96,7 @@ def main() -> int:
             report,
             models,
         ):
-            adapted = score(load_pipeline(models), target)
+            adapted = score(load_pipeline(models, variant="xiangqi"), target)
         print(f"{f'shipped pair, half {1 - source}':>36} | {score(shipped, target)}")
         name = f"adapted on half {source} ({report['tiles']} crops)"
         print(f"{name:>36} | {adapted}", flush=True)

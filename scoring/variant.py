@@ -239,11 +239,18 @@ def red_fives_in_play(variant_name: str, rules: Mapping[str, Any] | None = None)
     return variant.uses_red_fives(variant.resolve_rules(dict(rules or {})))
 
 
-def find_variant(name: str) -> Variant:
-    """The variant for a name or alias; an unknown name is a one-line error listing the known ones."""
+def variant_name(name: str) -> str:
+    """The variant's own name for a name or alias (``象棋`` is ``xiangqi``), without loading it;
+    an unknown name is a one-line error listing the known ones."""
     key = _ALIASES.get(name, name.lower() if isinstance(name, str) else name)
     if key not in _REGISTRY:
         raise VariantError(f"unknown variant {name!r} (known: {', '.join(_REGISTRY)})")
+    return key
+
+
+def find_variant(name: str) -> Variant:
+    """The variant for a name or alias; an unknown name is a one-line error listing the known ones."""
+    key = variant_name(name)
     if key not in _INSTANCES:
         module_name, class_name = _REGISTRY[key].split(":")
         try:

@@ -32,6 +32,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--threads", type=int, default=None, metavar="N", help="onnxruntime threads (default: all)"
     )
     parser.add_argument(
+        "--variant",
+        metavar="RULES",
+        help="the rule set the photos are of (taiwan, riichi, mingjiang, xiangqi): the model "
+        "folder may name a detector for its tables",
+    )
+    parser.add_argument(
         "--no-red-fives",
         dest="red_fives",
         action="store_false",
@@ -46,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     if args.threads is not None and args.threads < 1:
         raise TilescoreError(f"--threads must be at least 1, not {args.threads}")
     backs = backs_from_args(args)
-    pipeline = load_pipeline(args.models, threads=args.threads)
+    pipeline = load_pipeline(args.models, threads=args.threads, variant=args.variant)
     results: list[dict[str, Any]] = []
     for path in args.photos:
         try:

@@ -15,7 +15,7 @@ import numpy as np
 
 from vision.errors import ModelError
 
-DEFAULT_FILE = "default.json"  # names the pair (and the piece reader) a models folder reads with
+DEFAULT_FILE = "default.json"  # names the models a folder reads with (docs/contracts.md)
 
 
 @dataclass(frozen=True)
@@ -182,8 +182,9 @@ def _embedded_names(session: object) -> list[str] | None:
         return None
 
 
-def find_pair(models_dir: Path) -> tuple[Path, Path | None]:
-    """The detector and classifier metadata named by ``models/default.json``."""
+def find_pair(models_dir: Path, variant: str | None = None) -> tuple[Path, Path | None]:
+    """The detector and classifier metadata named by ``models/default.json``; for a photo of
+    ``variant``'s table, the detector its ``variants`` entry names, if it names one."""
     pair = _default(models_dir)
     try:
         detector = models_dir / pair["detector"]
@@ -192,7 +193,35 @@ def find_pair(models_dir: Path) -> tuple[Path, Path | None]:
         raise ModelError(
             f"{str(models_dir / DEFAULT_FILE)!r} must name a detector and a classifier"
         ) from None
-    return detector, classifier
+    if variant is None:
+        return detector, classifier
+    from scoring.variant import variant_name
+
+    return variant_detectors(models_dir).get(variant_name(variant), detector), classifier
+
+
+def variant_detectors(models_dir: Path) -> dict[str, Path]:
+    """The detectors ``models/default.json`` names for one rule set's tables
+    (``"variants": {"xiangqi": {"detector": "xiangqi-detector.json"}}``). A table of xiangqi
+    pieces is read better by a detector trained on more of them, which reads mahjong tiles
+    worse (docs/training.md, session 20); the readers stay the folder's own."""
+    variants = _default(models_dir).get("variants", {})
+    where = str(models_dir / DEFAULT_FILE)
+    if not isinstance(variants, dict):
+        raise ModelError(f"{where!r}: variants must map a rule set to its models")
+    from scoring.errors import VariantError
+    from scoring.variant import variant_name
+
+    found = {}
+    for name, models in variants.items():
+        detector = models.get("detector") if isinstance(models, dict) else None
+        if not isinstance(detector, str) or set(models) != {"detector"}:
+            raise ModelError(f"{where!r}: variants.{name} may name a detector file, and only that")
+        try:
+            found[variant_name(name)] = models_dir / detector
+        except VariantError as error:
+            raise ModelError(f"{where!r}: {error}") from None
+    return found
 
 
 def find_piece_reader(models_dir: Path) -> Path | None:

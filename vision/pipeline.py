@@ -684,6 +684,7 @@ def zoom_region(
 
 # (threads, the metadata files) -> (their modification times, the pair loaded from them).
 _LOADED: dict[tuple[int | None, tuple[str, ...]], tuple[tuple[float, ...], TilePipeline]] = {}
+_SESSIONS: dict[tuple[int | None, str], tuple[float, OnnxModel]] = {}
 
 
 def load_pipeline(
@@ -692,9 +693,11 @@ def load_pipeline(
     detector_meta: Path | None = None,
     classifier_meta: Path | None = None,
     pieces_meta: Path | None = None,
+    variant: str | None = None,
 ) -> TilePipeline:
     """The model pair named by ``models_dir/default.json`` (and its piece reader, if it names
-    one), or the given metadata files.
+    one), or the given metadata files. ``variant`` is the rule set the photos are of: the
+    folder may name a detector for its tables (``vision.models.variant_detectors``).
 
     Loaded once per process: a second call with the same files returns the same sessions, so the
     app, the CLI and the evaluator never hold two copies of a model. Once a metadata file
@@ -702,7 +705,7 @@ def load_pipeline(
     loaded again and the old one leaves the cache.
     """
     if detector_meta is None:
-        detector_meta, classifier_meta = find_pair(Path(models_dir))
+        detector_meta, classifier_meta = find_pair(Path(models_dir), variant)
         pieces_meta = find_piece_reader(Path(models_dir))
     files = [Path(detector_meta)] + [Path(p) for p in (classifier_meta, pieces_meta) if p]
     key = (threads, tuple(str(p.resolve()) for p in files))
@@ -710,18 +713,31 @@ def load_pipeline(
     cached = _LOADED.get(key)
     if cached is not None and cached[0] == mtimes:
         return cached[1]
-    detector_info = load_info(Path(detector_meta))
-    detector = OnnxModel(detector_info, threads)
+    detector = _session(Path(detector_meta), threads)
     classifier = pieces = None
-    if not detector_info.is_single_stage:
+    if not detector.info.is_single_stage:
         if classifier_meta is None:
-            raise ModelError(f"{detector_info.name} reads no tile codes and no classifier is named")
-        classifier = OnnxModel(load_info(Path(classifier_meta)), threads)
+            raise ModelError(f"{detector.info.name} reads no tile codes and no classifier is named")
+        classifier = _session(Path(classifier_meta), threads)
         if pieces_meta is not None:
-            pieces = OnnxModel(load_info(Path(pieces_meta)), threads)
+            pieces = _session(Path(pieces_meta), threads)
     pipeline = TilePipeline(detector, classifier, pieces)
     _LOADED[key] = (mtimes, pipeline)
     return pipeline
+
+
+def _session(meta: Path, threads: int | None) -> OnnxModel:
+    """One model's session, shared by every pipeline that reads with it (a rule set's own
+    detector comes with the folder's readers, not with copies of them) while its metadata file
+    is unchanged."""
+    key = (threads, str(meta.resolve()))
+    mtime = _mtime(meta)
+    cached = _SESSIONS.get(key)
+    if cached is not None and cached[0] == mtime:
+        return cached[1]
+    model = OnnxModel(load_info(meta), threads)
+    _SESSIONS[key] = (mtime, model)
+    return model
 
 
 def _mtime(path: Path) -> float:

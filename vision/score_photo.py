@@ -23,10 +23,10 @@ def score_photo_command(args: argparse.Namespace) -> int:
     photo = Path(args.source)
     backs = backs_from_args(args)
     decoded = load_photo(photo)
-    pipeline = load_pipeline(Path(args.models or "models"))
+    variant = args.variant or "taiwan"
+    pipeline = load_pipeline(Path(args.models or "models"), variant=variant)
     read = pipeline.read(decoded.pixels, red_fives=_red_fives(args), backs=backs)
     tiles = [t.to_json() for t in read.scaled(*decoded.scale).tiles]
-    variant = args.variant or "taiwan"
     # The hand was laid down because it won: a reading that is no winning hand under these rules
     # is completed by the doubtful tiles' runner-ups where they make it one.
     wins = wins_under(hand_from_options(_with_hand(args, "")))

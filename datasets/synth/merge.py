@@ -6,7 +6,9 @@
 ultralytics reads a classifier's data from one folder, so ``OUT/classify/{train,val}/CLASS``
 gathers every build's crops as hard links (no second copy on disk; a plain copy where links are
 not possible). ``OUT/detect.yaml`` lists every build's detection training folder and validates on
-the last build's. Build names are kept in the file names, so two builds never collide. A build of
+the last build's (with ``--fresh-xiangqi``, ``OUT/detect`` holds hard links to every build's
+scenes and the real xiangqi photos once, labelled afresh: ``merge_detect``). Build names are kept
+in the file names, so two builds never collide. A build of
 crops alone (``datasets.synth.key_crops``) joins the classify folder only.
 """
 
@@ -16,6 +18,7 @@ import argparse
 import os
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from datasets.synth.build import DETECTOR_CLASSES
@@ -56,10 +59,50 @@ def detect_yaml(builds: list[Path], out: Path) -> Path | None:
     return path
 
 
+XIANGQI_PREFIX = "xq_"  # the real xiangqi photos a build adds (build.add_real_xiangqi)
+
+
+def merge_detect(
+    builds: list[Path], out: Path, add_xiangqi: Callable[[Path], int] | None = None
+) -> Path | None:
+    """One detection folder, ``OUT/detect``, of hard links to every build's scenes, with the
+    real xiangqi photos added once, afresh (``add_xiangqi``, by default build.add_real_xiangqi):
+    builds made before session 19 carry them labelled the wrong way (1,552 empty board points
+    as pieces), and each later build carries its own copy of all 398. Returns its data.yaml
+    (``OUT/detect.yaml`` names it too), or None when no build has scenes."""
+    from datasets.synth.build import add_real_xiangqi, prepare
+
+    builds = [b for b in builds if (b / "detect").is_dir()]
+    if not builds:
+        return None
+    prepare(out)
+    for build in builds:
+        for split in ("train", "val"):
+            for image in sorted((build / "detect" / "images" / split).glob("*")):
+                if image.name.startswith(XIANGQI_PREFIX):
+                    continue
+                name = f"{build.name}_{image.stem}"
+                link_or_copy(image, out / "detect" / "images" / split / f"{name}{image.suffix}")
+                labels = build / "detect" / "labels" / split / f"{image.stem}.txt"
+                if labels.exists():
+                    link_or_copy(labels, out / "detect" / "labels" / split / f"{name}.txt")
+    (add_xiangqi or add_real_xiangqi)(out)
+    data = out / "detect" / "data.yaml"
+    (out / "detect.yaml").write_text(data.read_text())
+    return data
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("builds", type=Path, nargs="+", help="datasets.synth output folders")
+    parser.add_argument(
+        "--fresh-xiangqi",
+        action="store_true",
+        help="link the builds' scenes into OUT/detect and add the real xiangqi photos once, "
+        "labelled as datasets/synth/sources.py reads them now (for builds made before "
+        "session 19, or to keep one copy of them)",
+    )
     args = parser.parse_args()
     for build in args.builds:
         if not (build / "classify").is_dir():
@@ -67,7 +110,10 @@ def main() -> int:
             return 2
     args.out.mkdir(parents=True, exist_ok=True)
     crops = merge_classify(args.builds, args.out / "classify")
-    yaml = detect_yaml(args.builds, args.out)
+    if args.fresh_xiangqi:
+        yaml = merge_detect(args.builds, args.out)
+    else:
+        yaml = detect_yaml(args.builds, args.out)
     print(f"{crops} crops in {args.out / 'classify'}; detection data: {yaml or 'none'}")
     return 0
 

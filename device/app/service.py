@@ -49,8 +49,9 @@ class Reader:
     _pipeline: Any = field(default=None, init=False)
     error: str | None = field(default=None, init=False)
 
-    def pipeline(self) -> Any:
-        """The pair as the model folder holds it now. A fine-tune, an adaptation or a rollback
+    def pipeline(self, variant: str | None = None) -> Any:
+        """The pair as the model folder holds it now, with the detector it names for
+        ``variant``'s tables if any. A fine-tune, an adaptation or a rollback
         while the app runs is read from the next photo on, with no restart (``load_pipeline``
         keeps the loaded pair while the metadata files are unchanged, so this costs a few file
         checks a photo). If changed files cannot be loaded, the pair loaded before keeps
@@ -58,7 +59,7 @@ class Reader:
         from vision.pipeline import load_pipeline
 
         try:
-            self._pipeline = load_pipeline(self.models_dir, threads=self.threads)
+            self._pipeline = load_pipeline(self.models_dir, threads=self.threads, variant=variant)
             self.error = None
         except TilescoreError as error:
             if self._pipeline is None:
@@ -70,8 +71,10 @@ class Reader:
             )
         return self._pipeline
 
-    def read(self, image: np.ndarray, red_fives: bool = True) -> list[dict[str, Any]]:
-        reading = self.pipeline().read(image, red_fives=red_fives, backs=self.backs)
+    def read(
+        self, image: np.ndarray, red_fives: bool = True, variant: str | None = None
+    ) -> list[dict[str, Any]]:
+        reading = self.pipeline(variant).read(image, red_fives=red_fives, backs=self.backs)
         return [detection_json(d) for d in reading.tiles]
 
     def check(self) -> str | None:
@@ -79,12 +82,13 @@ class Reader:
         files it names), so the display can say so before anyone taps Score."""
         if self._pipeline is not None:
             return self.error  # None, or why the folder's changed models were not taken up
-        from vision.models import find_pair, find_piece_reader, load_info
+        from vision.models import find_pair, find_piece_reader, load_info, variant_detectors
 
         try:
             detector, classifier = find_pair(self.models_dir)
             pieces = find_piece_reader(self.models_dir)
-            for meta in (detector, classifier, pieces):
+            own = list(variant_detectors(self.models_dir).values())
+            for meta in (detector, classifier, pieces, *own):
                 if meta is not None:
                     load_info(meta)
         except TilescoreError as error:

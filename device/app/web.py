@@ -287,7 +287,9 @@ def create_app(
         session = state.store.current_session()
         context = _context_for(session)
         try:
-            detections = state.reader.read(image, service.uses_red_fives(context))
+            detections = state.reader.read(
+                image, service.uses_red_fives(context), context.get("variant")
+            )
         except TilescoreError as error:
             raise TilescoreError(f"cannot read tiles: {error}") from None
         reading, kinds = service.rebuild(detections, context["variant"], context)
@@ -400,7 +402,9 @@ def create_app(
             session = state.store.current_session() or _new_session()
             context = _context_for(session)
             try:
-                detections = state.reader.read(image, service.uses_red_fives(context))
+                detections = state.reader.read(
+                    image, service.uses_red_fives(context), context.get("variant")
+                )
             except TilescoreError as error:
                 raise TilescoreError(f"cannot read tiles: {error}") from None
             height, width = image.shape[:2]

@@ -65,3 +65,35 @@ def test_a_build_of_crops_alone_joins_the_classify_folder_only(tmp_path: Path) -
     assert f"val: [{(scenes / 'detect/images/val').resolve()}]" in yaml.read_text()
     assert "keys" not in yaml.read_text()
     assert detect_yaml([keys], tmp_path / "only_keys") is None
+
+
+def test_fresh_xiangqi_links_the_scenes_and_adds_the_real_photos_once(tmp_path: Path) -> None:
+    from datasets.synth.merge import merge_detect
+
+    builds = []
+    for name in ("a", "b"):
+        build = _fake_build(tmp_path / name, 1)
+        for stem in ("s1_00000", "xq_old"):  # a scene, and a real xiangqi photo as built then
+            (build / "detect/images/train" / f"{stem}.jpg").write_bytes(f"{name}{stem}".encode())
+            (build / "detect/labels/train").mkdir(parents=True, exist_ok=True)
+            (build / "detect/labels/train" / f"{stem}.txt").write_text("4 0.5 0.5 0.1 0.1\n")
+        builds.append(build)
+    added = []
+
+    def add_xiangqi(out: Path) -> int:
+        added.append(out)
+        (out / "detect/images/train/xq_new.jpg").write_bytes(b"new")
+        return 1
+
+    out = tmp_path / "out"
+    data = merge_detect(builds, out, add_xiangqi)
+    assert data is not None and added == [out]
+    train = sorted(p.name for p in (out / "detect/images/train").iterdir())
+    assert train == ["a_s1_00000.jpg", "b_s1_00000.jpg", "xq_new.jpg"]
+    assert sorted(p.name for p in (out / "detect/labels/train").iterdir()) == [
+        "a_s1_00000.txt",
+        "b_s1_00000.txt",
+    ]
+    assert (out / "detect/images/train/b_s1_00000.jpg").read_bytes() == b"bs1_00000"
+    assert "train: images/train" in data.read_text()
+    assert (out / "detect.yaml").read_text() == data.read_text()

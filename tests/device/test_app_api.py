@@ -92,7 +92,7 @@ def hand_client(tmp_path):
     camera.mkdir()
     shutil.copy(PHOTOS / "taiwan-melds.jpg", camera / "hand.jpg")
     app = create_app(tmp_path / "data", tmp_path / "no-models", f"dir:{camera}")
-    app.config["STATE"].reader.read = lambda image, red_fives=True: []
+    app.config["STATE"].reader.read = lambda image, red_fives=True, variant=None: []
     with app.test_client() as client:
         yield client
 
@@ -310,9 +310,9 @@ class Table:
         self.reads = 0
         read = self.state.reader.read
 
-        def counted(image, red_fives=True):
+        def counted(image, red_fives=True, variant=None):
             self.reads += 1
-            return read(image, red_fives)
+            return read(image, red_fives, variant)
 
         self.state.reader.read = counted
 
@@ -363,7 +363,7 @@ def _label_reader(name="taiwan-pinghu"):
     """A reader that finds the example photo's labelled tiles, whatever the picture."""
     tiles = json.loads((PHOTOS / f"{name}.json").read_text())["tiles"]
     found = [{**t, "confidence": 1.0, "low_confidence": False} for t in tiles]
-    return lambda image, red_fives=True: [dict(t) for t in found]
+    return lambda image, red_fives=True, variant=None: [dict(t) for t in found]
 
 
 @pytest.fixture
@@ -664,7 +664,9 @@ def test_a_doubtful_misread_is_read_as_its_runner_up_when_that_makes_the_winning
     }
     found = [{**t, "confidence": 1.0, "low_confidence": False} for t in tiles]
     found[4] = {**found[4], **misread}
-    label_table.state.reader.read = lambda image, red_fives=True: [dict(t) for t in found]
+    label_table.state.reader.read = lambda image, red_fives=True, variant=None: [
+        dict(t) for t in found
+    ]
     label_table.client.post(
         "/api/context", json={"variant": "taiwan", "seat_wind": "S", "self_draw": True}
     )

@@ -105,3 +105,20 @@ def test_missing_models_is_one_line_and_exit_2(setup, tmp_path):
     result = detect(root / "a.jpg", "--models", tmp_path)
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0 and "default.json is missing" in result.stderr
+
+
+def test_variant_picks_the_detector_the_folder_names_for_its_tables(tmp_path):
+    from tests.vision.scene import scene_photo
+    from tests.vision.test_pipeline import _with_a_xiangqi_detector
+
+    folder = _with_a_xiangqi_detector(tmp_path, {"xiangqi": {"detector": "xq.json"}})
+    cv2.imwrite(str(tmp_path / "scene.png"), scene_photo())
+    counts = {}
+    for variant in ("taiwan", "xiangqi"):
+        result = detect(tmp_path / "scene.png", "--json", "--models", folder, "--variant", variant)
+        assert result.returncode == 0, result.stderr
+        counts[variant] = len(json.loads(result.stdout)["tiles"])
+    assert counts == {"taiwan": 1, "xiangqi": 2}
+    unknown = detect(tmp_path / "scene.png", "--models", folder, "--variant", "go")
+    assert unknown.returncode == 2 and unknown.stderr.count("\n") == 1
+    assert "unknown variant 'go'" in unknown.stderr

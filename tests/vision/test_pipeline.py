@@ -265,3 +265,56 @@ def test_an_unsure_piece_is_read_again_a_quarter_turned_each_way(tmp_path):
     (piece,) = load_pipeline(folder).read(photo).tiles
     assert piece.code == "6b"
     assert piece.classifier_confidence == pytest.approx(0.75, abs=0.05)
+
+
+def _with_a_xiangqi_detector(tmp_path, variants):
+    """A folder whose default detector finds one tile and whose xiangqi detector finds two."""
+    one = np.array([detector_row(to_input((25, 50, 75, 125)), 0, 0.9)])
+    two = np.array(
+        [
+            detector_row(to_input((25, 50, 75, 125)), 0, 0.9),
+            detector_row(to_input((225, 50, 275, 125)), 0, 0.9),
+        ]
+    )
+    folder = two_stage_models(tmp_path / "models", one, {"5m": RGB["5m"]})
+    other = two_stage_models(tmp_path / "other", two, {"5m": RGB["5m"]})
+    (folder / "xq.onnx").write_bytes((other / "det.onnx").read_bytes())
+    meta = json.loads((other / "det.json").read_text())
+    (folder / "xq.json").write_text(json.dumps({**meta, "name": "xq", "onnx": "xq.onnx"}))
+    default = json.loads((folder / "default.json").read_text())
+    (folder / "default.json").write_text(json.dumps({**default, "variants": variants}))
+    return folder
+
+
+def test_a_rule_set_may_have_its_own_detector(tmp_path):
+    folder = _with_a_xiangqi_detector(tmp_path, {"xiangqi": {"detector": "xq.json"}})
+    assert len(load_pipeline(folder).read(scene_photo()).tiles) == 1
+    for name in ("xiangqi", "象棋"):  # its name or an alias
+        pipeline = load_pipeline(folder, variant=name)
+        assert pipeline.detector.info.name == "xq"
+        assert len(pipeline.read(scene_photo()).tiles) == 2
+    taiwan = load_pipeline(folder, variant="taiwan")
+    assert taiwan.detector.info.name == "det"  # no entry: the folder's detector
+    assert taiwan.classifier is load_pipeline(folder, variant="xiangqi").classifier is not None
+
+
+@pytest.mark.parametrize(
+    ("variants", "message"),
+    [
+        (["xiangqi"], "variants must map a rule set"),
+        ({"xiangqi": {"classifier": "cls.json"}}, "variants.xiangqi may name a detector file"),
+        ({"chess": {"detector": "xq.json"}}, "unknown variant 'chess'"),
+    ],
+)
+def test_a_bad_variants_entry_is_one_line(tmp_path, variants, message):
+    folder = _with_a_xiangqi_detector(tmp_path, variants)
+    with pytest.raises(ModelError, match=message):
+        load_pipeline(folder, variant="xiangqi")
+
+
+def test_an_unknown_rule_set_is_one_line(tmp_path):
+    from scoring.errors import VariantError
+
+    folder = _with_a_xiangqi_detector(tmp_path, {"xiangqi": {"detector": "xq.json"}})
+    with pytest.raises(VariantError, match="unknown variant 'go'"):
+        load_pipeline(folder, variant="go")

@@ -52,6 +52,29 @@ def test_the_shipped_piece_reader_stands_in_for_the_classifier_on_pieces() -> No
     ]
 
 
+def test_a_xiangqi_table_reads_with_the_xiangqi_detector_and_the_same_readers() -> None:
+    from device.app.service import Reader
+    from vision.pipeline import load_pipeline
+
+    pair = json.loads((MODELS / "default.json").read_text())
+    meta = json.loads((MODELS / pair["variants"]["xiangqi"]["detector"]).read_text())
+    assert meta["metrics"]["real_xiangqi_test"] and (MODELS / "xiangqi-detector.pt").exists()
+    mahjong, xiangqi = (
+        load_pipeline(MODELS, variant="taiwan"),
+        load_pipeline(MODELS, variant="象棋"),
+    )
+    assert [m.name for m in xiangqi.models] == [
+        "xiangqi-detector",
+        "tile-classifier",
+        "piece-classifier",
+    ]
+    assert mahjong.detector.info.name == "tile-detector"
+    assert xiangqi.classifier is mahjong.classifier and xiangqi.pieces is mahjong.pieces
+    reader = Reader(MODELS)
+    assert reader.check() is None
+    assert reader.pipeline("xiangqi") is xiangqi
+
+
 def test_shipped_models_read_every_example_photo() -> None:
     run = tilescore(
         "evaluate", "--labels", str(PHOTOS), "--photos", str(PHOTOS), "--threads", "2", "--json"
