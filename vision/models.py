@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from scoring.errors import VariantError
+from scoring.variant import variant_name
 from vision.errors import ModelError
 
 DEFAULT_FILE = "default.json"  # names the models a folder reads with (docs/contracts.md)
@@ -195,8 +197,6 @@ def find_pair(models_dir: Path, variant: str | None = None) -> tuple[Path, Path 
         ) from None
     if variant is None:
         return detector, classifier
-    from scoring.variant import variant_name
-
     return variant_detectors(models_dir).get(variant_name(variant), detector), classifier
 
 
@@ -209,9 +209,6 @@ def variant_detectors(models_dir: Path) -> dict[str, Path]:
     where = str(models_dir / DEFAULT_FILE)
     if not isinstance(variants, dict):
         raise ModelError(f"{where!r}: variants must map a rule set to its models")
-    from scoring.errors import VariantError
-    from scoring.variant import variant_name
-
     found = {}
     for name, models in variants.items():
         detector = models.get("detector") if isinstance(models, dict) else None

@@ -684,6 +684,7 @@ def zoom_region(
 
 # (threads, the metadata files) -> (their modification times, the pair loaded from them).
 _LOADED: dict[tuple[int | None, tuple[str, ...]], tuple[tuple[float, ...], TilePipeline]] = {}
+# (threads, one metadata file) -> (its modification time, its session): shared by the pairs.
 _SESSIONS: dict[tuple[int | None, str], tuple[float, OnnxModel]] = {}
 
 

@@ -149,6 +149,10 @@ def fill_empty_classes(out: Path) -> None:
                 shutil.copyfile(source, folders[split] / f"copy_{source.name}")
 
 
+XIANGQI_PREFIX = "xq_"
+"""The real xiangqi photos' file names in a build's detection folders start so."""
+
+
 def add_real_xiangqi(out: Path, limit: int | None = None) -> int:
     """The real xiangqi photos, every piece as ``piece`` (the empty board points one labelling
     boxed are left out: datasets/synth/sources.py ``xiangqi_labels``). The train and valid photos
@@ -161,15 +165,15 @@ def add_real_xiangqi(out: Path, limit: int | None = None) -> int:
     written = 0
     for photo in photos(root)[:limit]:
         split = "train" if photo.image in trained else "val"
-        stem = photo.labels.stem
+        stem = f"{XIANGQI_PREFIX}{photo.labels.stem}"
         lines, code_lines = [], []
         for piece in xiangqi_labels(photo.labels.read_text()):
             box = " ".join(f"{v:g}" for v in piece.box)
             lines.append(f"4 {box}")
             code_lines.append(f"{_code_class(piece.code)} {box}")
-        shutil.copyfile(photo.image, out / "detect" / "images" / split / f"xq_{stem}.jpg")
-        (out / "detect" / "labels" / split / f"xq_{stem}.txt").write_text("\n".join(lines) + "\n")
-        _write_codes_copy(out, split, f"xq_{stem}", code_lines)
+        shutil.copyfile(photo.image, out / "detect" / "images" / split / f"{stem}.jpg")
+        (out / "detect" / "labels" / split / f"{stem}.txt").write_text("\n".join(lines) + "\n")
+        _write_codes_copy(out, split, stem, code_lines)
         written += 1
     return written
 

@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from datasets.synth.build import DETECTOR_CLASSES
+from datasets.synth.build import DETECTOR_CLASSES, XIANGQI_PREFIX
 
 
 def merge_classify(builds: list[Path], out: Path) -> int:
@@ -57,9 +57,6 @@ def detect_yaml(builds: list[Path], out: Path) -> Path | None:
     path = out / "detect.yaml"
     path.write_text(f"train: [{train}]\nval: [{val}]\nnames:\n{names}\n")
     return path
-
-
-XIANGQI_PREFIX = "xq_"  # the real xiangqi photos a build adds (build.add_real_xiangqi)
 
 
 def merge_detect(
