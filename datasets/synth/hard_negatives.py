@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.synth.build import upright_crop
+from datasets.synth.build import XIANGQI_PREFIX, upright_crop
 from vision.pipeline import load_pipeline
 
 ON_TILE = 0.25  # the most of a mistake's area that may lie on any one labelled tile
@@ -96,7 +96,7 @@ def mine(build: Path, models: Path, split: str = "train", jobs: int = 1) -> int:
     images = sorted((build / "detect" / "images" / split).glob("*.jpg"))
     # Only scenes we composed ourselves: every tile in them is labelled, so a box on nothing
     # labelled is surely a mistake (the real xiangqi photos are left out).
-    images = [p for p in images if not p.stem.startswith("xq")]
+    images = [p for p in images if not p.name.startswith(XIANGQI_PREFIX)]
     (build / "classify" / split / "not_a_tile").mkdir(parents=True, exist_ok=True)
     chunks = [(build, images[k::jobs], split, models) for k in range(max(1, jobs))]
     if jobs > 1:
