@@ -19,6 +19,8 @@ from vision.boxes import iou_matrix
 from vision.detection import Detection
 from vision.labels import LabelledPhoto, LabelledTile
 
+INTERVAL_RESAMPLES = 2000  # photo resamples behind the accuracy intervals (Evaluation.intervals)
+
 MATCH_IOU = 0.5
 MISSED = "(missed)"  # confusion-matrix column: a labelled tile nothing was found on
 EXTRA = "(extra)"  # confusion-matrix row: a prediction on no labelled tile
@@ -202,13 +204,40 @@ class Evaluation:
             for k in sorted(keys)
         }
 
+    def intervals(
+        self, resamples: int = INTERVAL_RESAMPLES, seed: int = 0
+    ) -> dict[str, tuple[float, float]]:
+        """95% intervals of the tile and photo accuracy, by resampling whole photos.
+
+        Tiles of one photo share its light, angle and focus, so they are not independent draws:
+        the photos are the sample. Re-saving the 30 real photos as JPEGs alone moves two of them
+        between right and wrong (docs/vision.md, "Speed"); the intervals say how wide that is.
+        """
+        if not self.photos:
+            return {"tile_accuracy": (0.0, 0.0), "photo_accuracy": (0.0, 0.0)}
+        right = np.array([p.right for p in self.photos], float)
+        tiles = np.array([len(p.labels) for p in self.photos], float)
+        whole = np.array([p.all_right for p in self.photos], float)
+        draws = np.random.default_rng(seed).integers(0, len(right), (resamples, len(right)))
+        tile_rates = right[draws].sum(1) / np.maximum(tiles[draws].sum(1), 1.0)
+        photo_rates = whole[draws].mean(1)
+
+        def middle(rates: np.ndarray) -> tuple[float, float]:
+            low, high = np.percentile(rates, [2.5, 97.5])
+            return round(float(low), 4), round(float(high), 4)
+
+        return {"tile_accuracy": middle(tile_rates), "photo_accuracy": middle(photo_rates)}
+
     def to_json(self) -> dict[str, object]:
+        intervals = self.intervals()
         return {
             "models": list(self.models),
             "photos": len(self.photos),
             "labelled_tiles": self.labelled_tiles,
             "tile_accuracy": round(self.tile_accuracy, 4),
             "photo_accuracy": round(self.photo_accuracy, 4),
+            "tile_accuracy_interval": list(intervals["tile_accuracy"]),
+            "photo_accuracy_interval": list(intervals["photo_accuracy"]),
             "detection_recall": round(self.detection_recall, 4),
             "detection_precision": round(self.detection_precision, 4),
             "reading_accuracy": round(self.reading_accuracy, 4),

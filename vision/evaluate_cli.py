@@ -285,11 +285,16 @@ def _annotate(image: np.ndarray, tiles: Sequence[Detection], target: Path) -> No
 
 def format_report(evaluation: Evaluation) -> str:
     """The summary first, then one line per class, then the photos that were not all right."""
+    spread = evaluation.intervals()
+    tile_low, tile_high = spread["tile_accuracy"]
+    photo_low, photo_high = spread["photo_accuracy"]
     lines = [
         f"models: {' + '.join(evaluation.models)}",
         f"photos: {len(evaluation.photos)}, labelled tiles: {evaluation.labelled_tiles}",
-        f"tile accuracy:        {evaluation.tile_accuracy:7.1%}   (found and read right)",
-        f"photo accuracy:       {evaluation.photo_accuracy:7.1%}   (every tile right, nothing extra)",
+        f"tile accuracy:        {evaluation.tile_accuracy:7.1%}   (found and read right; "
+        f"95% interval over the photos {tile_low:.1%}-{tile_high:.1%})",
+        f"photo accuracy:       {evaluation.photo_accuracy:7.1%}   (every tile right, nothing "
+        f"extra; {photo_low:.1%}-{photo_high:.1%})",
         f"detection recall:     {evaluation.detection_recall:7.1%}",
         f"detection precision:  {evaluation.detection_precision:7.1%}",
         f"reading accuracy:     {evaluation.reading_accuracy:7.1%}   (of the tiles found)",

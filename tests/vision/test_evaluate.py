@@ -55,6 +55,22 @@ def test_matching_and_every_metric():
     assert result.misreads == [("2m", "5m")] and result.missed_names == ["3m"]
 
 
+def test_accuracy_intervals_resample_whole_photos():
+    right = match_photo(label(tile("1m", 0), tile("2m", 20)), [seen("1m", 0), seen("2m", 20)])
+    wrong = match_photo(label(tile("1m", 0), tile("2m", 20)), [seen("1m", 0), seen("9m", 20)])
+    same = Evaluation((right,) * 5).intervals()
+    assert same == {"tile_accuracy": (1.0, 1.0), "photo_accuracy": (1.0, 1.0)}
+    mixed = Evaluation((right, wrong) * 10)  # 30 of 40 tiles, 10 of 20 photos
+    spread = mixed.intervals()
+    low, high = spread["photo_accuracy"]
+    assert 0.2 < low < 0.5 < high < 0.8
+    low, high = spread["tile_accuracy"]
+    assert 0.6 < low < 0.75 < high < 0.9
+    assert spread == mixed.intervals()  # the same resamples every time
+    assert mixed.to_json()["photo_accuracy_interval"] == list(spread["photo_accuracy"])
+    assert Evaluation(()).intervals()["tile_accuracy"] == (0.0, 0.0)
+
+
 def test_the_report_names_each_photos_mistakes():
     from vision.evaluate_cli import _what_went_wrong
 
