@@ -29,14 +29,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.threshold_sweep import add_photo_arguments  # noqa: E402
+from benchmarks.threshold_sweep import add_photo_arguments, labelled_photos  # noqa: E402
 from scoring.hand_json import wins_under  # noqa: E402
 from vision.evaluate import match_photo  # noqa: E402
-from vision.images import load_photo  # noqa: E402
-from vision.labels import find_photo, load_labels  # noqa: E402
 from vision.layout import reconstruct  # noqa: E402
 from vision.pipeline import load_pipeline  # noqa: E402
-from vision.tile_sets import beside, load_tile_sets, tile_set_named  # noqa: E402
 
 SUITS = "mps"
 HONOURS = [f"{n}z" for n in range(1, 8)]
@@ -52,13 +49,10 @@ def real_reads(
 ) -> dict[str, list[dict[str, Any] | None]]:
     """Each labelled face-up tile's read by the shipped models (None where it was missed)."""
     pipeline = load_pipeline(models)
-    tile_sets = load_tile_sets(beside(labels_dir))
     pool: dict[str, list[dict[str, Any] | None]] = {}
-    for label in load_labels(labels_dir):
-        photo = load_photo(find_photo(label, photos))
-        options = tile_set_named(tile_sets, label.tile_set).read_options
-        tiles = pipeline.read(photo.pixels, **options).scaled(*photo.scale).tiles
-        result = match_photo(label, tiles)
+    labels, images = labelled_photos(labels_dir, photos)
+    for label, (image, facts) in zip(labels, images, strict=True):
+        result = match_photo(label, pipeline.read(image, **facts.read_options).tiles)
         found = dict(result.pairs)
         for position, truth in enumerate(result.labels):
             if truth.face_down or truth.code is None:

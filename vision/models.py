@@ -184,20 +184,16 @@ def _embedded_names(session: object) -> list[str] | None:
         return None
 
 
-def find_pair(models_dir: Path, variant: str | None = None) -> tuple[Path, Path | None]:
-    """The detector and classifier metadata named by ``models/default.json``; for a photo of
-    ``variant``'s table, the detector its ``variants`` entry names, if it names one."""
-    pair = _default(models_dir)
-    try:
-        detector = models_dir / pair["detector"]
-        classifier = models_dir / pair["classifier"] if pair.get("classifier") else None
-    except (KeyError, TypeError):
-        raise ModelError(
-            f"{str(models_dir / DEFAULT_FILE)!r} must name a detector and a classifier"
-        ) from None
-    if variant is None:
-        return detector, classifier
-    return variant_detectors(models_dir).get(variant_name(variant), detector), classifier
+def find_models(
+    models_dir: Path, variant: str | None = None
+) -> tuple[Path, Path | None, Path | None]:
+    """The detector, classifier and piece reader metadata ``models/default.json`` names, read
+    once (the app looks once a photo): for a photo of ``variant``'s table, the detector its
+    ``variants`` entry names, if it names one; no piece reader unless it names one (``pieces``:
+    a classifier with the classifier's classes, for the boxes the detector calls xiangqi
+    pieces, vision/pipeline.py)."""
+    named = _default(models_dir)
+    return (*_pair(models_dir, named, variant), _piece_reader(models_dir, named))
 
 
 def variant_detectors(models_dir: Path) -> dict[str, Path]:
@@ -205,7 +201,25 @@ def variant_detectors(models_dir: Path) -> dict[str, Path]:
     (``"variants": {"xiangqi": {"detector": "xiangqi-detector.json"}}``). A table of xiangqi
     pieces is read better by a detector trained on more of them, which reads mahjong tiles
     worse (docs/training.md, session 20); the readers stay the folder's own."""
-    variants = _default(models_dir).get("variants", {})
+    return _variant_detectors(models_dir, _default(models_dir))
+
+
+def _pair(models_dir: Path, named: dict[str, Any], variant: str | None) -> tuple[Path, Path | None]:
+    try:
+        detector = models_dir / named["detector"]
+        classifier = models_dir / named["classifier"] if named.get("classifier") else None
+    except (KeyError, TypeError):
+        raise ModelError(
+            f"{str(models_dir / DEFAULT_FILE)!r} must name a detector and a classifier"
+        ) from None
+    if variant is None:
+        return detector, classifier
+    own = _variant_detectors(models_dir, named)
+    return own.get(variant_name(variant), detector), classifier
+
+
+def _variant_detectors(models_dir: Path, named: dict[str, Any]) -> dict[str, Path]:
+    variants = named.get("variants", {})
     where = str(models_dir / DEFAULT_FILE)
     if not isinstance(variants, dict):
         raise ModelError(f"{where!r}: variants must map a rule set to its models")
@@ -221,11 +235,8 @@ def variant_detectors(models_dir: Path) -> dict[str, Path]:
     return found
 
 
-def find_piece_reader(models_dir: Path) -> Path | None:
-    """The piece reader's metadata named by ``models/default.json`` (``pieces``), if it names
-    one: a classifier with the classifier's classes, for the boxes the detector calls xiangqi
-    pieces (vision/pipeline.py)."""
-    name = _default(models_dir).get("pieces")
+def _piece_reader(models_dir: Path, named: dict[str, Any]) -> Path | None:
+    name = named.get("pieces")
     if name is not None and not isinstance(name, str):
         raise ModelError(f"{str(models_dir / DEFAULT_FILE)!r}: pieces must name a file")
     return models_dir / name if name else None

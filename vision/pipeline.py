@@ -32,8 +32,7 @@ from vision.models import (
     ModelClass,
     ModelInfo,
     OnnxModel,
-    find_pair,
-    find_piece_reader,
+    find_models,
     load_info,
 )
 from vision.out_of_scale import out_of_scale
@@ -430,12 +429,11 @@ class TilePipeline:
         """
         if not rows:
             return
-        quarter = self._run_classifier(
-            [np.ascontiguousarray(np.rot90(crops[row], k)) for k in (1, 3) for row in rows],
-            [True] * (2 * len(rows)),
+        quarter = self._read_two_ways(  # a quarter turn each way, by the piece reader
+            *([np.ascontiguousarray(np.rot90(crops[row], k)) for row in rows] for k in (1, 3)),
+            pieces=True,
         )
-        turns = quarter[: len(rows)] + quarter[len(rows) :]
-        probabilities[rows] = (2 * probabilities[rows] + turns) / 4
+        probabilities[rows] = (probabilities[rows] + quarter) / 2
 
     def _read_grown(
         self,
@@ -472,10 +470,12 @@ class TilePipeline:
             if self._is_tile[best] and read[best] >= READ_AT_LEAST:
                 probabilities[row] = read
 
-    def _read_two_ways(self, first: list[np.ndarray], second: list[np.ndarray]) -> np.ndarray:
+    def _read_two_ways(
+        self, first: list[np.ndarray], second: list[np.ndarray], *, pieces: bool = False
+    ) -> np.ndarray:
         """The reads of each crop seen two ways (``first[i]`` and ``second[i]``), averaged; one
-        classifier batch for both."""
-        both = self._run_classifier(first + second)
+        batch for both, of the piece reader when ``pieces`` (``_run_classifier``)."""
+        both = self._run_classifier(first + second, [pieces] * (2 * len(first)))
         averaged: np.ndarray = (both[: len(first)] + both[len(first) :]) / 2
         return averaged
 
@@ -706,8 +706,7 @@ def load_pipeline(
     loaded again and the old one leaves the cache.
     """
     if detector_meta is None:
-        detector_meta, classifier_meta = find_pair(Path(models_dir), variant)
-        pieces_meta = find_piece_reader(Path(models_dir))
+        detector_meta, classifier_meta, pieces_meta = find_models(Path(models_dir), variant)
     files = [Path(detector_meta)] + [Path(p) for p in (classifier_meta, pieces_meta) if p]
     key = (threads, tuple(str(p.resolve()) for p in files))
     mtimes = tuple(_mtime(p) for p in files)

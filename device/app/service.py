@@ -82,11 +82,10 @@ class Reader:
         files it names), so the display can say so before anyone taps Score."""
         if self._pipeline is not None:
             return self.error  # None, or why the folder's changed models were not taken up
-        from vision.models import find_pair, find_piece_reader, load_info, variant_detectors
+        from vision.models import find_models, load_info, variant_detectors
 
         try:
-            detector, classifier = find_pair(self.models_dir)
-            pieces = find_piece_reader(self.models_dir)
+            detector, classifier, pieces = find_models(self.models_dir)
             own = list(variant_detectors(self.models_dir).values())
             for meta in (detector, classifier, pieces, *own):
                 if meta is not None:

@@ -213,11 +213,10 @@ class CurrentModel:
 
 def current_model(models_dir: Path) -> CurrentModel:
     from vision.errors import ModelError
-    from vision.models import find_pair, find_piece_reader, load_info
+    from vision.models import find_models, load_info
 
     try:
-        detector_meta, classifier_meta = find_pair(models_dir)
-        pieces_meta = find_piece_reader(models_dir)
+        detector_meta, classifier_meta, pieces_meta = find_models(models_dir)
         if classifier_meta is None:
             raise FineTuneError(f"{models_dir / 'default.json'} names no classifier to fine-tune")
         load_info(detector_meta)
@@ -465,12 +464,11 @@ def rollback(models_dir: Path) -> dict[str, Any]:
 def _reader_metas(models_dir: Path) -> list[Path]:
     """The metadata of the classifier and the piece reader the folder's default.json names:
     none without a classifier, as a piece reader stands in for one."""
-    from vision.models import find_pair, find_piece_reader
+    from vision.models import find_models
 
-    _, classifier = find_pair(models_dir)
+    _, classifier, pieces = find_models(models_dir)
     if classifier is None:
         return []
-    pieces = find_piece_reader(models_dir)
     return [classifier] + ([pieces] if pieces is not None else [])
 
 
