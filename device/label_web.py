@@ -23,23 +23,25 @@ def create_label_app(store: LabelStore, models_dir: Path | None) -> Flask:
 
     def propose(name: str) -> dict[str, Any]:
         """The models' reading of a photo, as a label to correct (status "proposed")."""
-        from vision.images import load_image
+        from vision.images import load_photo
 
-        image = load_image(store.photo_path(name))
+        # Decoded as the models read it (a 12-megapixel JPEG at half its size); the label's
+        # boxes and size are in the photo's own pixels, as every label is.
+        photo = load_photo(store.photo_path(name))
         tiles: list[dict[str, Any]] = []
         if models_dir is not None and (models_dir / "default.json").exists():
             if "reader" not in pipeline:
                 from vision.pipeline import load_pipeline
 
                 pipeline["reader"] = load_pipeline(models_dir)
-            reading = pipeline["reader"].read(image)
+            reading = pipeline["reader"].read(photo.pixels).scaled(*photo.scale)
             tiles = [
                 {"code": t.code, "box": list(t.box), "face_down": t.face_down, "rotated": t.rotated}
                 for t in reading.tiles
             ]
         label = {
-            "width": image.shape[1],
-            "height": image.shape[0],
+            "width": photo.width,
+            "height": photo.height,
             "status": "proposed",
             "tiles": tiles,
         }

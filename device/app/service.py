@@ -272,11 +272,12 @@ def encode_jpeg(image: np.ndarray, quality: int = 90) -> bytes:
 
 
 def decode_upload(data: bytes) -> np.ndarray:
-    array = np.frombuffer(data, dtype=np.uint8)
-    image = cv2.imdecode(array, cv2.IMREAD_COLOR)
-    if image is None or image.size == 0:
-        raise TilescoreError("the uploaded file is not a readable photo")
-    return image
+    """An uploaded photo's pixels, as the app reads and keeps them: upright by its EXIF tag, and
+    a large JPEG decoded at the size the models read (``vision.images.decode_photo``), so a
+    12-megapixel phone photo is read faster and kept at a quarter of the bytes."""
+    from vision.images import decode_photo
+
+    return decode_photo(data, "the uploaded photo").pixels
 
 
 def dumps(value: Any) -> str:

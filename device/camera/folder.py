@@ -31,9 +31,11 @@ class FolderCamera:
         return photos[self.position % len(photos)]
 
     def _read(self) -> np.ndarray:
-        from vision.images import load_image
+        from vision.images import load_photo
 
-        return load_image(self.current_path())
+        # Decoded as a photo to read (a 12-megapixel JPEG at half its size), as a photo upload
+        # is: the app reads, keeps and shows these pixels.
+        return load_photo(self.current_path()).pixels
 
     def preview(self) -> np.ndarray:
         frame = self._read()

@@ -58,7 +58,7 @@ def test_missing_camera_folder_is_reported_not_fatal(tmp_path):
 def test_upload_of_a_non_image_is_refused(client):
     data = {"photo": (io.BytesIO(b"hello"), "x.jpg", "image/jpeg")}
     response = client.post("/api/upload", data=data, content_type="multipart/form-data")
-    assert response.status_code == 400 and "not a readable photo" in response.get_json()["error"]
+    assert response.status_code == 400 and "not a readable image" in response.get_json()["error"]
 
 
 @needs_models
@@ -263,6 +263,25 @@ def test_upload_too_large_or_of_the_wrong_type_is_refused(hand_client):
     text = {"photo": (io.BytesIO(b"hello"), "x.txt", "text/plain")}
     wrong = hand_client.post("/api/upload", data=text, content_type="multipart/form-data")
     assert wrong.status_code == 400 and "is not JPEG, PNG, WebP or BMP" in wrong.get_json()["error"]
+
+
+def test_a_large_upload_is_read_and_kept_at_the_size_the_models_read(hand_client):
+    import cv2
+    import numpy as np
+
+    photo = cv2.imread(str(PHOTOS / "taiwan-melds.jpg"))
+    large = cv2.resize(photo, (4800, 3600), interpolation=cv2.INTER_LINEAR)  # 17 megapixels
+    jpeg = cv2.imencode(".jpg", large, [cv2.IMWRITE_JPEG_QUALITY, 85])[1].tobytes()
+    data = {"photo": (io.BytesIO(jpeg), "big.jpg", "image/jpeg")}
+    hand = hand_client.post("/api/upload", data=data, content_type="multipart/form-data")
+    assert hand.status_code == 200, hand.get_json()
+    view = hand.get_json()
+    assert (view["width"], view["height"]) == (2400, 1800)  # decoded at half by libjpeg
+    kept = hand_client.get(view["photo"]).data
+    assert cv2.imdecode(np.frombuffer(kept, np.uint8), cv2.IMREAD_COLOR).shape == (1800, 2400, 3)
+    cut = {"photo": (io.BytesIO(jpeg[: len(jpeg) // 2]), "cut.jpg", "image/jpeg")}
+    refused = hand_client.post("/api/upload", data=cut, content_type="multipart/form-data")
+    assert refused.status_code == 400 and "truncated" in refused.get_json()["error"]
 
 
 def test_network_clients_need_the_pin_and_guessing_is_slowed(tmp_path):

@@ -413,3 +413,25 @@ def test_every_place_that_lists_photos_takes_the_same_formats(tmp_path):
         names.append(camera.current_path().name)
         camera.advance()
     assert sorted(names) == ["a.jpg", "b.tiff", "c.webp"]
+
+
+@pytest.mark.skipif(not (REPO / "models" / "default.json").exists(), reason="no shipped models")
+def test_a_large_photo_is_proposed_in_its_own_pixels(tmp_path):
+    import cv2
+
+    from device.label_web import create_label_app
+
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    photo = cv2.imread(str(EXAMPLES / "taiwan-pinghu.jpg"))  # 1600x1200
+    cv2.imwrite(str(photos / "big.jpg"), cv2.resize(photo, (4800, 3600)))
+    store = LabelStore(photos, tmp_path / "labels")
+    with create_label_app(store, REPO / "models").test_client() as client:
+        label = client.get("/api/photos/big.jpg/label").get_json()
+    assert label["status"] == "proposed" and (label["width"], label["height"]) == (4800, 3600)
+    truth = json.loads((EXAMPLES / "taiwan-pinghu.json").read_text())["tiles"]
+    # Read at half size, the boxes come back in the photo's own pixels: on the tiles, times 3.
+    lefts = sorted(t["box"][0] for t in label["tiles"])
+    assert len(lefts) >= len(truth) - 1
+    want = sorted(3 * t["box"][0] for t in truth)
+    assert max(min(abs(x - w) for x in lefts) for w in want[1:-1]) < 60

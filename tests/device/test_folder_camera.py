@@ -1,0 +1,33 @@
+"""The folder camera: the laptop's stand-in for the Pi camera, a folder of photos in name order."""
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from device.camera import CameraError, open_camera
+
+
+def _jpeg(path: Path, width: int, height: int) -> None:
+    pixels = np.zeros((height, width, 3), np.uint8)
+    pixels[:, : width // 2] = (40, 120, 200)
+    cv2.imwrite(str(path), pixels)
+
+
+def test_photos_come_in_name_order_and_large_ones_at_the_size_read(tmp_path):
+    _jpeg(tmp_path / "a.jpg", 4400, 3300)  # a 14-megapixel phone photo
+    _jpeg(tmp_path / "b.jpg", 800, 600)
+    (tmp_path / "notes.txt").write_text("not a photo")
+    camera = open_camera(f"dir:{tmp_path}")
+    assert camera.capture().shape == (1650, 2200, 3)  # decoded at half: 2,000 pixels kept
+    assert camera.preview().shape[1] <= 2200
+    camera.advance()
+    assert camera.capture().shape == (600, 800, 3)
+    camera.advance()
+    assert camera.capture().shape == (1650, 2200, 3)  # round again
+
+
+def test_an_empty_folder_is_a_one_line_error(tmp_path):
+    with pytest.raises(CameraError, match="has no photos"):
+        open_camera(f"dir:{tmp_path}").capture()
