@@ -57,6 +57,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "beside the labels folder, when there is one; none: read every photo as if it might "
         "hold red fives",
     )
+    parser.add_argument(
+        "--variant",
+        metavar="RULES",
+        help="the rule set the photos are of (taiwan, riichi, mingjiang, xiangqi): read with the "
+        "detector the model folder names for its tables, as detect and score do",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument(
         "--out",
@@ -84,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         raise TilescoreError("--photos DIR is needed to run the models")
     if not args.photos.is_dir():
         raise TilescoreError(f"{args.photos}: no such photos folder")
-    pipeline = load_pipeline(args.models, threads=args.threads)
+    pipeline = load_pipeline(args.models, threads=args.threads, variant=args.variant)
     results = []
     backs: dict[str, list[np.ndarray]] = {}  # tile-set name: crops of its labelled backs
     for number, label in enumerate(labels, 1):
@@ -185,11 +191,12 @@ def _record(
     summary["labels"] = str(labels)
     summary["tile_sets"] = _tile_set_facts(tile_sets)
     summary["date"] = dt.date.today().isoformat()
-    default = json.loads((args.models / "default.json").read_text())
-    for key in ("detector", "classifier", "pieces"):
-        if not default.get(key):
+    from vision.models import find_models
+
+    # The models that read the photos: with --variant, the detector named for its tables.
+    for path in find_models(args.models, args.variant):
+        if path is None:
             continue
-        path = args.models / default[key]
         meta = json.loads(path.read_text())
         meta.setdefault("metrics", {})[args.record] = summary
         temporary = path.with_suffix(".json.tmp")

@@ -194,3 +194,28 @@ def test_a_tile_set_without_red_fives_reads_red_painted_fives_as_fives(tmp_path,
     assert json.loads(capsys.readouterr().out)["tile_accuracy"] == 0.0
     assert main([*argv, "--tile-sets", str(tmp_path / "nope.json")]) == 2
     assert "no such tile-set file" in capsys.readouterr().err
+
+
+def test_evaluate_reads_with_the_variants_detector_and_records_in_it(tmp_path, capsys):
+    from tests.vision.test_pipeline import _with_a_xiangqi_detector
+
+    folder = _with_a_xiangqi_detector(tmp_path, {"xiangqi": {"detector": "xq.json"}})
+    photos, labels = tmp_path / "photos", tmp_path / "labels"
+    photos.mkdir()
+    labels.mkdir()
+    cv2.imwrite(str(photos / "scene.png"), scene_photo())
+    tiles = [
+        {"code": "5m", "box": [25, 50, 75, 125], "face_down": False, "rotated": False},
+        {"code": "5m", "box": [225, 50, 275, 125], "face_down": False, "rotated": False},
+    ]
+    label = {"image": "scene.png", "width": 400, "height": 200, "tiles": tiles}
+    (labels / "scene.json").write_text(json.dumps(label))
+    argv = ["evaluate", "--labels", str(labels), "--photos", str(photos), "--models", str(folder)]
+    assert main([*argv, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tile_accuracy"] == 0.5  # one tile found
+    assert main([*argv, "--json", "--variant", "xiangqi", "--record", "real"]) == 0
+    assert json.loads(capsys.readouterr().out)["tile_accuracy"] == 1.0  # its detector finds two
+    metrics = {p.stem: json.loads(p.read_text()).get("metrics", {}) for p in folder.glob("*.json")}
+    assert sorted(name for name, found in metrics.items() if "real" in found) == ["cls", "xq"]
+    assert main([*argv, "--variant", "go"]) == 2
+    assert "unknown variant 'go'" in capsys.readouterr().err
