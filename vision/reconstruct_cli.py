@@ -8,13 +8,21 @@ import sys
 from pathlib import Path
 
 from scoring.errors import TilescoreError
-from vision.layout import reconstruct_json
+from scoring.hand_json import wins_under
+from vision.layout import reconstruct
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", nargs="?", default="-", help="detect JSON file, or - for stdin")
     parser.add_argument("--json", action="store_true", help="JSON out (the default is JSON too)")
     parser.add_argument("--variant", default="taiwan", help="sets the expected hand size")
+    parser.add_argument(
+        "--complete",
+        action="store_true",
+        help="a hand that is no winning hand under the variant's rules (default options) is "
+        "completed by a doubtful tile's runner-up read, as `tilescore score PHOTO` does; each "
+        "change is listed in problems",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -31,5 +39,9 @@ def run(args: argparse.Namespace) -> int:
         data = data[0]
     if not isinstance(data, dict) or not isinstance(data.get("tiles"), list):
         raise TilescoreError("expected the JSON of tilescore detect --json: an object with tiles")
-    print(json.dumps(reconstruct_json(data, args.variant), ensure_ascii=False))
+    # Geometry alone by default: what the photo shows, for chaining into `score` with the
+    # table's own options, which decide what wins.
+    wins = wins_under({"variant": args.variant}) if args.complete else None
+    reading = reconstruct(data["tiles"], args.variant, wins=wins)
+    print(json.dumps(reading.to_json(), ensure_ascii=False))
     return 0

@@ -111,3 +111,31 @@ def test_no_more_than_max_changes():
     tiles = [_tile(i, "1m", 0.1, ("2m",)) for i in range(MAX_CHANGES + 1)]
     assert complete(tiles, lambda codes: codes == ("2m",) * (MAX_CHANGES + 1)) is None
     assert complete(tiles, lambda codes: codes.count("2m") == MAX_CHANGES) is not None
+
+
+def test_reconstruct_completes_on_the_command_line_only_when_asked():
+    import json
+    import subprocess
+    import sys
+
+    from tests.layout.test_layout import REPO, photo
+
+    detections = json.dumps(photo(doubtful(winning_row(), 4, "6m", "8s", "5m")))
+    hands = {}
+    for extra in ([], ["--complete"]):
+        run = subprocess.run(
+            [sys.executable, "-m", "device.cli", "reconstruct", "--json", "-", *extra],
+            input=detections,
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=60,
+        )
+        assert run.returncode == 0, run.stderr
+        hands[bool(extra)] = json.loads(run.stdout)
+    assert hands[False]["hand"].startswith("123466789m")  # as read: 6m twice, no 5m
+    assert hands[True]["hand"].startswith("123456789m")
+    assert "low confidence: 6m read as 5m to make a winning hand" in hands[True]["problems"]
+    assert score_json({**TAIWAN, **{k: hands[True][k] for k in ("hand", "win_tile", "melds")}})[
+        "winning"
+    ]
