@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the tilescore table app on Raspberry Pi OS (Bookworm or Trixie, 64-bit).
 #
-#   sudo bash deploy/install.sh [--user pi] [--camera pi] [--network]
+#   sudo bash deploy/install.sh [--user pi] [--camera pi] [--camera-turn 0|90|180|270] [--network]
 #
 # picamera2 comes from the system packages (it needs libcamera, which pip cannot install), so the
 # virtual environment sees system site packages. The app runs as a systemd service and Chromium
@@ -10,11 +10,13 @@ set -euo pipefail
 
 APP_USER=${SUDO_USER:-pi}
 CAMERA=pi
+TURN=0
 NETWORK=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --user) APP_USER=$2; shift 2 ;;
     --camera) CAMERA=$2; shift 2 ;;
+    --camera-turn) TURN=$2; shift 2 ;;
     --network) NETWORK="--network"; shift ;;
     *) echo "error: unknown option $1" >&2; exit 2 ;;
   esac
@@ -58,7 +60,7 @@ After=network.target
 [Service]
 User=$APP_USER
 WorkingDirectory=$PREFIX
-ExecStart=$PREFIX/venv/bin/tilescore serve --camera $CAMERA --models $PREFIX/models --data $DATA $NETWORK
+ExecStart=$PREFIX/venv/bin/tilescore serve --camera $CAMERA --camera-turn $TURN --models $PREFIX/models --data $DATA $NETWORK
 Restart=on-failure
 RestartSec=3
 

@@ -15,6 +15,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--camera", default="dir:examples/photos", help="pi, usb:N or dir:PATH (a folder of photos)"
     )
+    parser.add_argument(
+        "--camera-turn",
+        type=int,
+        default=0,
+        choices=(0, 90, 180, 270),
+        metavar="DEGREES",
+        help="turn the camera's frames this many degrees clockwise (0, 90, 180, 270), for a "
+        "camera mounted rolled: the far side of the table belongs at the top of the preview",
+    )
     parser.add_argument("--models", default="models", help="folder with the model pair")
     parser.add_argument(
         "--data",
@@ -55,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
         threads=args.threads,
         backs=backs,
         network_url=address if args.network else None,
+        camera_turn=args.camera_turn,
     )
     if args.json:
         import json

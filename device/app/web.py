@@ -62,6 +62,8 @@ class AppState:
     camera_spec: str
     pin: str | None = None
     network_url: str | None = None
+    camera_turn: int = 0
+    """Degrees clockwise the camera's frames are turned upright (a camera mounted rolled)."""
     camera: CameraSource | None = None
     camera_error: str | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -83,7 +85,7 @@ class AppState:
             if self.camera_error and time.monotonic() - self.camera_failed_at < CAMERA_RETRY_S:
                 raise CameraError(self.camera_error)
             try:
-                self.camera = open_camera(self.camera_spec)
+                self.camera = open_camera(self.camera_spec, self.camera_turn)
             except CameraError as error:
                 self.camera_error = str(error)
                 self.camera_failed_at = time.monotonic()
@@ -122,6 +124,7 @@ def create_app(
     threads: int | None = None,
     network_url: str | None = None,
     backs: Backs = UNSAID_BACKS,
+    camera_turn: int = 0,
 ) -> Flask:
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = MAX_UPLOAD_BYTES
@@ -132,6 +135,7 @@ def create_app(
         camera,
         pin,
         network_url,
+        camera_turn=camera_turn,
     )
     app.config["STATE"] = state
     state.still.switch(bool(state.store.get_setting(STILL_SETTING, False)))

@@ -30,8 +30,15 @@ class CameraSource(Protocol):
     def close(self) -> None: ...
 
 
-def open_camera(spec: str) -> CameraSource:
-    """``pi``, ``usb:N`` or ``dir:PATH``; a bad spec or a missing camera is a ``CameraError``."""
+def open_camera(spec: str, turn: int = 0) -> CameraSource:
+    """``pi``, ``usb:N`` or ``dir:PATH``, its frames turned ``turn`` degrees clockwise (0, 90,
+    180, 270: a camera mounted rolled); a bad spec or a missing camera is a ``CameraError``."""
+    if turn:
+        from device.camera.turned import TURNS, TurnedCamera
+
+        if turn not in TURNS:  # before the camera is opened, so a Pi camera is not held
+            raise CameraError(f"camera turn {turn}: use 0, 90, 180 or 270 degrees")
+        return TurnedCamera(open_camera(spec), turn)
     kind, _, arg = spec.partition(":")
     if kind == "pi":
         from device.camera.picamera import PiCamera

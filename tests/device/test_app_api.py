@@ -695,3 +695,22 @@ def test_a_doubtful_misread_is_read_as_its_runner_up_when_that_makes_the_winning
     assert "low confidence: 6m read as 5m to make a winning hand" in hand["reading"]["problems"]
     # The tile itself is stored as read: a person confirms or fixes it.
     assert hand["tiles"][4]["code"] == "6m"
+
+
+def test_the_app_reads_a_rolled_cameras_frames_turned(tmp_path):
+    import cv2
+    import numpy as np
+
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    shutil.copy(PHOTOS / "taiwan-melds.jpg", camera / "hand.jpg")  # 1600x1200
+    app = create_app(tmp_path / "data", tmp_path / "no-models", f"dir:{camera}", camera_turn=90)
+    seen = []
+    app.config["STATE"].reader.read = lambda image, red_fives=True, variant=None: seen.append(
+        image.shape
+    ) or []
+    with app.test_client() as client:
+        preview = client.get("/api/preview.jpg").data
+        assert cv2.imdecode(np.frombuffer(preview, np.uint8), cv2.IMREAD_COLOR).shape[0] > 600
+        hand = client.post("/api/score").get_json()
+    assert seen == [(1600, 1200, 3)] and (hand["width"], hand["height"]) == (1200, 1600)

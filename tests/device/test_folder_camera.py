@@ -31,3 +31,20 @@ def test_photos_come_in_name_order_and_large_ones_at_the_size_read(tmp_path):
 def test_an_empty_folder_is_a_one_line_error(tmp_path):
     with pytest.raises(CameraError, match="has no photos"):
         open_camera(f"dir:{tmp_path}").capture()
+
+
+def test_a_camera_mounted_rolled_gives_its_frames_turned_upright(tmp_path):
+    pixels = np.zeros((300, 400, 3), np.uint8)
+    pixels[:100, :] = 255  # the top third white: where the far side of the table is
+    cv2.imwrite(str(tmp_path / "a.png"), pixels)
+    as_taken = open_camera(f"dir:{tmp_path}").capture()
+    for degrees, white in ((90, (slice(None), slice(-100, None))), (270, (slice(None), slice(100)))):
+        turned = open_camera(f"dir:{tmp_path}", degrees)
+        frame = turned.capture()
+        assert frame.shape == (400, 300, 3) and turned.name.endswith(f"turned {degrees}")
+        assert frame[white].min() == 255 and frame.mean() == as_taken.mean()
+    half = open_camera(f"dir:{tmp_path}", 180)
+    assert half.capture()[-100:].min() == 255 and half.preview().shape == (300, 400, 3)
+    half.advance()  # what the folder camera offers, the turned one offers too
+    with pytest.raises(CameraError, match="camera turn 45: use 0, 90, 180 or 270 degrees"):
+        open_camera(f"dir:{tmp_path}", 45)
