@@ -8,6 +8,7 @@ Deterministic by seed: scene ``i`` always comes from ``Random(seed * 1_000_003 +
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import shutil
 import sys
@@ -229,6 +230,26 @@ def draw_labels(image: np.ndarray, tiles: list[PlacedTile]) -> np.ndarray:
     return out
 
 
+def rolled(
+    image: np.ndarray, tiles: list[PlacedTile], quarters: int
+) -> tuple[np.ndarray, list[PlacedTile]]:
+    """The scene as a camera rolled ``quarters`` quarter turns clockwise would give it: the
+    pixels turned exactly, every tile's corners with them (so a tile lying across the frame
+    becomes a sideways one, ``PlacedTile.rotated``, and its detector class follows)."""
+    for _ in range(quarters % 4):
+        height = image.shape[0]
+        image = np.ascontiguousarray(np.rot90(image, -1))  # clockwise: pixel (x, y) to (h-1-y, x)
+
+        def turn(points: np.ndarray, height: int = height) -> np.ndarray:
+            # Corners are continuous coordinates (pixel x spans x to x + 1): y becomes h - y.
+            return np.stack([height - points[:, 1], points[:, 0]], axis=1)
+
+        tiles = [
+            dataclasses.replace(t, quad=turn(t.quad), face_quad=turn(t.face_quad)) for t in tiles
+        ]
+    return image, tiles
+
+
 def _build_range(
     out: Path,
     first: int,
@@ -237,6 +258,7 @@ def _build_range(
     val_share: float,
     mix: FaceMix,
     white_dragon_share: float = WHITE_DRAGON_SHARE,
+    roll_share: float = 0.0,
 ) -> tuple[int, list[np.ndarray]]:
     """Scenes ``first``..``stop-1``; returns the crops written and up to 12 labelled samples."""
     maker = SceneMaker(FaceLibrary(mix=mix), white_dragon_share)
@@ -246,6 +268,9 @@ def _build_range(
     for i in range(first, stop):
         rng = random.Random(seed * 1_000_003 + i)
         image, tiles = maker.make(rng)
+        # Drawn only when asked, so builds without it stay what their seed made before.
+        if roll_share and rng.random() < roll_share:
+            image, tiles = rolled(image, tiles, rng.choice((1, 2, 3)))
         split = "val" if rng.random() < val_share else "train"
         crops += write_scene(image, tiles, f"s{seed}_{i:05d}", out, split, rng)
         if len(samples) < 12:
@@ -264,14 +289,16 @@ def build(
     jobs: int = 1,
     mix: FaceMix = DEFAULT_MIX,
     white_dragon_share: float = WHITE_DRAGON_SHARE,
+    roll_share: float = 0.0,
 ) -> dict[str, int]:
     """Scene ``i`` depends only on ``seed`` and ``i``, so ``jobs`` processes give the same set.
     ``mix`` says how the faces are drawn (real, reinked, hollow bones); ``white_dragon_share``
-    how many mahjong tiles are white dragons outright (``scene.mahjong_code``)."""
+    how many mahjong tiles are white dragons outright (``scene.mahjong_code``); ``roll_share``
+    how many scenes are seen by a camera rolled a quarter, a half or three quarters (``rolled``)."""
     prepare(out)
     step = -(-scenes // max(1, jobs))
     ranges = [
-        (out, a, min(a + step, scenes), seed, val_share, mix, white_dragon_share)
+        (out, a, min(a + step, scenes), seed, val_share, mix, white_dragon_share, roll_share)
         for a in range(0, scenes, step)
     ]
     if jobs > 1:
@@ -338,6 +365,14 @@ def main(argv: list[str] | None = None) -> int:
         f"faces blank (default {WHITE_DRAGON_SHARE}; blank 白 are the real tiles the detector "
         "misses most)",
     )
+    parser.add_argument(
+        "--roll-share",
+        type=_share,
+        default=0.0,
+        help="share of scenes seen by a camera rolled a quarter, a half or three quarters turn "
+        "(default 0: the far side of the table at the top, as people hold a phone; the real "
+        "photos turned a quarter read far worse, benchmarks/turned_photos.py)",
+    )
     args = parser.parse_args(argv)
     counts = build(
         args.out,
@@ -347,6 +382,7 @@ def main(argv: list[str] | None = None) -> int:
         jobs=args.jobs,
         mix=FaceMix(args.real_share, args.reink_share, args.hollow_share, args.waisted_share),
         white_dragon_share=args.white_dragon_share,
+        roll_share=args.roll_share,
     )
     print(counts)
     return 0

@@ -585,3 +585,41 @@ def test_a_white_dragon_share_outside_0_to_1_is_a_usage_error(capsys) -> None:  
         main(["--out", "unused", "--white-dragon-share", "-0.1"])
     assert stopped.value.code == 2
     assert "'-0.1' is not a share from 0 to 1" in capsys.readouterr().err
+
+
+def test_a_rolled_camera_turns_the_pixels_and_every_tile_with_them(tmp_path: Path) -> None:
+    from datasets.synth.build import rolled
+
+    image, tiles = SceneMaker(FaceLibrary(root=tmp_path)).make(random.Random(21))
+    h, w = image.shape[:2]
+    whole, whole_tiles = rolled(image, tiles, 4)
+    assert np.array_equal(whole, image) and [t.box() for t in whole_tiles] == [t.box() for t in tiles]
+    for quarters in (1, 2, 3):
+        turned, turned_tiles = rolled(image, tiles, quarters)
+        assert turned.shape[:2] == ((w, h) if quarters % 2 else (h, w))
+        for tile, moved in zip(tiles, turned_tiles, strict=True):
+            assert moved.rotated == (tile.rotated != bool(quarters % 2))  # sideways swaps
+            x1, y1, x2, y2 = (int(round(v)) for v in tile.box())
+            a1, b1, a2, b2 = (int(round(v)) for v in moved.box())
+            # the same pixels inside: clipped boxes at the frame's edge aside, the mean agrees
+            if x1 >= 0 and y1 >= 0 and x2 <= w and y2 <= h:
+                assert np.array_equal(np.rot90(image[y1:y2, x1:x2], -quarters), turned[b1:b2, a1:a2])
+
+
+def test_a_build_rolls_the_share_of_scenes_it_is_asked_to_and_none_by_default(
+    tmp_path: Path,
+) -> None:
+    plain, rolling = tmp_path / "plain", tmp_path / "rolling"
+    build(plain, scenes=6, seed=5, real_xiangqi=False)
+    build(rolling, scenes=6, seed=5, real_xiangqi=False, roll_share=1.0)
+    sizes = {}
+    for name, folder in (("plain", plain), ("rolling", rolling)):
+        sizes[name] = [
+            cv2.imread(str(p)).shape[:2] for p in sorted((folder / "detect/images").rglob("*.jpg"))
+        ]
+    turned = [a != b for a, b in zip(sizes["plain"], sizes["rolling"], strict=True)]
+    assert any(turned) and len(turned) == 6  # a quarter turn swaps width and height
+    from datasets.synth.build import main
+
+    with pytest.raises(SystemExit):
+        main(["--out", str(tmp_path / "x"), "--roll-share", "2", "--scenes", "1"])
