@@ -593,7 +593,9 @@ def test_a_rolled_camera_turns_the_pixels_and_every_tile_with_them(tmp_path: Pat
     image, tiles = SceneMaker(FaceLibrary(root=tmp_path)).make(random.Random(21))
     h, w = image.shape[:2]
     whole, whole_tiles = rolled(image, tiles, 4)
-    assert np.array_equal(whole, image) and [t.box() for t in whole_tiles] == [t.box() for t in tiles]
+    assert np.array_equal(whole, image) and [t.box() for t in whole_tiles] == [
+        t.box() for t in tiles
+    ]
     for quarters in (1, 2, 3):
         turned, turned_tiles = rolled(image, tiles, quarters)
         assert turned.shape[:2] == ((w, h) if quarters % 2 else (h, w))
@@ -603,7 +605,9 @@ def test_a_rolled_camera_turns_the_pixels_and_every_tile_with_them(tmp_path: Pat
             a1, b1, a2, b2 = (int(round(v)) for v in moved.box())
             # the same pixels inside: clipped boxes at the frame's edge aside, the mean agrees
             if x1 >= 0 and y1 >= 0 and x2 <= w and y2 <= h:
-                assert np.array_equal(np.rot90(image[y1:y2, x1:x2], -quarters), turned[b1:b2, a1:a2])
+                assert np.array_equal(
+                    np.rot90(image[y1:y2, x1:x2], -quarters), turned[b1:b2, a1:a2]
+                )
 
 
 def test_a_build_rolls_the_share_of_scenes_it_is_asked_to_and_none_by_default(

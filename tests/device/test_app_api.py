@@ -706,9 +706,9 @@ def test_the_app_reads_a_rolled_cameras_frames_turned(tmp_path):
     shutil.copy(PHOTOS / "taiwan-melds.jpg", camera / "hand.jpg")  # 1600x1200
     app = create_app(tmp_path / "data", tmp_path / "no-models", f"dir:{camera}", camera_turn=90)
     seen = []
-    app.config["STATE"].reader.read = lambda image, red_fives=True, variant=None: seen.append(
-        image.shape
-    ) or []
+    app.config["STATE"].reader.read = lambda image, red_fives=True, variant=None: (
+        seen.append(image.shape) or []
+    )
     with app.test_client() as client:
         preview = client.get("/api/preview.jpg").data
         assert cv2.imdecode(np.frombuffer(preview, np.uint8), cv2.IMREAD_COLOR).shape[0] > 600

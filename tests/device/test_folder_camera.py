@@ -38,7 +38,10 @@ def test_a_camera_mounted_rolled_gives_its_frames_turned_upright(tmp_path):
     pixels[:100, :] = 255  # the top third white: where the far side of the table is
     cv2.imwrite(str(tmp_path / "a.png"), pixels)
     as_taken = open_camera(f"dir:{tmp_path}").capture()
-    for degrees, white in ((90, (slice(None), slice(-100, None))), (270, (slice(None), slice(100)))):
+    for degrees, white in (
+        (90, (slice(None), slice(-100, None))),
+        (270, (slice(None), slice(100))),
+    ):
         turned = open_camera(f"dir:{tmp_path}", degrees)
         frame = turned.capture()
         assert frame.shape == (400, 300, 3) and turned.name.endswith(f"turned {degrees}")
