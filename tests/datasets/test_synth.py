@@ -627,3 +627,20 @@ def test_a_build_rolls_the_share_of_scenes_it_is_asked_to_and_none_by_default(
 
     with pytest.raises(SystemExit):
         main(["--out", str(tmp_path / "x"), "--roll-share", "2", "--scenes", "1"])
+
+
+def test_no_tile_patches_stay_off_every_tile_they_would_be_a_crop_of() -> None:
+    from datasets.synth.build import PATCH_OVERLAP_LIMIT, background_patches
+    from vision.boxes import iou_matrix
+
+    rng = random.Random(3)
+    # A frame tiled with 100-pixel tiles in rows, gaps between: most patches land on a tile.
+    tiles = np.array(
+        [(x, y, x + 100, y + 130) for x in range(0, 900, 110) for y in range(0, 700, 140)],
+        np.float64,
+    )
+    drawn = [p for _ in range(200) for p in background_patches(960, 720, tiles, rng)]
+    assert len(drawn) > 300  # almost always one found within the tries
+    overlap = iou_matrix(np.array(drawn), tiles).max(axis=1)
+    assert overlap.max() < PATCH_OVERLAP_LIMIT and overlap.mean() > 0.05  # near, never on, a tile
+    assert background_patches(960, 720, np.zeros((0, 4)), random.Random(3))  # no tiles: any patch
