@@ -91,8 +91,10 @@ case ${1:-} in
     install_wheels
     mkdir -p "$WORK"
     nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
+    # SYNTH_OPTIONS: the scenes' mix, e.g. "--roll-share 0.35 --real-share 0.7" (docs/training.md)
+    # shellcheck disable=SC2086
     "$PY" -m datasets.synth --out "$WORK/synth" --scenes "$SCENES" --seed 7 --jobs "$(nproc)" \
-      2>"$WORK/synth.log" || { tail -20 "$WORK/synth.log"; exit 1; }
+      ${SYNTH_OPTIONS:-} 2>"$WORK/synth.log" || { tail -20 "$WORK/synth.log"; exit 1; }
     train detector detector --data "$WORK/synth/detect/data.yaml" --imgsz 640 --batch 64 --workers 7
     train classifier classifier --data "$WORK/synth/classify" --imgsz 96 --batch 256 --workers 4
     train baseline baseline --data "$WORK/synth/detect-codes/data.yaml" --imgsz 640 --batch 64 \
