@@ -9,6 +9,7 @@ from pathlib import Path
 
 from scoring.errors import TilescoreError
 from scoring.hand_json import wins_under
+from scoring.variant import variant_name
 from vision.layout import reconstruct
 
 
@@ -26,6 +27,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    variant_name(args.variant)  # an unknown rule set is a one-line error, before any input is read
     try:
         text = sys.stdin.read() if args.source == "-" else Path(args.source).read_text("utf-8")
         data = json.loads(text)

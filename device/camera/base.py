@@ -34,10 +34,9 @@ def open_camera(spec: str, turn: int = 0) -> CameraSource:
     """``pi``, ``usb:N`` or ``dir:PATH``, its frames turned ``turn`` degrees clockwise (0, 90,
     180, 270: a camera mounted rolled); a bad spec or a missing camera is a ``CameraError``."""
     if turn:
-        from device.camera.turned import TURNS, TurnedCamera
+        from device.camera.turned import TurnedCamera, opencv_turn
 
-        if turn not in TURNS:  # before the camera is opened, so a Pi camera is not held
-            raise CameraError(f"camera turn {turn}: use 0, 90, 180 or 270 degrees")
+        opencv_turn(turn)  # a bad turn is refused before the camera is opened and held
         return TurnedCamera(open_camera(spec), turn)
     kind, _, arg = spec.partition(":")
     if kind == "pi":

@@ -21,25 +21,32 @@ TURNS = {90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_CO
 """Degrees clockwise the frames are turned, and OpenCV's exact (lossless) turn for each."""
 
 
+def opencv_turn(degrees: int) -> int:
+    """OpenCV's code for a turn of ``degrees`` clockwise, or a one-line ``CameraError``."""
+    if degrees not in TURNS:
+        raise CameraError(f"camera turn {degrees}: use 0, 90, 180 or 270 degrees")
+    return TURNS[degrees]
+
+
 class TurnedCamera:
     """Another camera's frames, turned ``degrees`` clockwise."""
 
     def __init__(self, source: CameraSource, degrees: int) -> None:
-        if degrees not in TURNS:
-            raise CameraError(f"camera turn {degrees}: use 0, 90, 180 or 270 degrees")
+        self.turn = opencv_turn(degrees)
         self.source = source
-        self.degrees = degrees
         self.name = f"{source.name} turned {degrees}"
 
     def preview(self) -> np.ndarray:
-        return cv2.rotate(self.source.preview(), TURNS[self.degrees])
+        return cv2.rotate(self.source.preview(), self.turn)
 
     def capture(self) -> np.ndarray:
-        return cv2.rotate(self.source.capture(), TURNS[self.degrees])
+        return cv2.rotate(self.source.capture(), self.turn)
 
     def close(self) -> None:
         self.source.close()
 
     def __getattr__(self, name: str) -> Any:
         # What else the camera offers (a folder camera's ``advance``), as it offers it.
+        if name == "source":  # not set yet: no camera to ask
+            raise AttributeError(name)
         return getattr(self.source, name)

@@ -139,3 +139,13 @@ def test_reconstruct_completes_on_the_command_line_only_when_asked():
     assert score_json({**TAIWAN, **{k: hands[True][k] for k in ("hand", "win_tile", "melds")}})[
         "winning"
     ]
+    unknown = subprocess.run(
+        [sys.executable, "-m", "device.cli", "reconstruct", "--json", "-", "--variant", "go"],
+        input=detections,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
+    assert unknown.returncode == 2 and unknown.stderr.count("\n") == 1
+    assert "unknown variant 'go'" in unknown.stderr
