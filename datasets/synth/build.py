@@ -141,9 +141,8 @@ def background_patches(
             size = rng.randint(40, 160)
             x, y = rng.randrange(0, max(1, width - size)), rng.randrange(0, max(1, height - size))
             patch = (float(x), float(y), x + size * rng.uniform(0.6, 1.0), float(y + size))
-            if not len(tile_boxes) or iou_matrix(np.array([patch]), tile_boxes).max() < (
-                PATCH_OVERLAP_LIMIT
-            ):
+            overlap = iou_matrix(np.array([patch]), tile_boxes).max() if len(tile_boxes) else 0.0
+            if overlap < PATCH_OVERLAP_LIMIT:
                 patches.append(patch)
                 break
     return patches
