@@ -75,7 +75,9 @@ class Reader:
         self, image: np.ndarray, red_fives: bool = True, variant: str | None = None
     ) -> list[dict[str, Any]]:
         reading = self.pipeline(variant).read(image, red_fives=red_fives, backs=self.backs)
-        return [detection_json(d) for d in reading.tiles]
+        # The detect JSON of each tile (docs/contracts.md), runner-up reads in: the layout tries
+        # them to make a meld or a winning hand.
+        return [d.to_json() for d in reading.tiles]
 
     def check(self) -> str | None:
         """Why the models cannot be loaded, found without loading them (the metadata and the
@@ -101,21 +103,6 @@ def uses_red_fives(context: dict[str, Any]) -> bool:
     from scoring.variant import red_fives_in_play
 
     return red_fives_in_play(context.get("variant") or "taiwan", context.get("rules"))
-
-
-def detection_json(detection: Any) -> dict[str, Any]:
-    return {
-        "code": detection.code,
-        "box": [round(float(v), 1) for v in detection.box],
-        "confidence": round(float(detection.confidence), 4),
-        "face_down": bool(detection.face_down),
-        "rotated": bool(detection.rotated),
-        "low_confidence": bool(getattr(detection, "low_confidence", False)),
-        # The runner-up reads: the layout tries them to make a meld or a winning hand.
-        "alternatives": [
-            [code, round(float(p), 3)] for code, p in getattr(detection, "alternatives", ())
-        ],
-    }
 
 
 def reconstruct(

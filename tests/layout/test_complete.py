@@ -115,22 +115,14 @@ def test_no_more_than_max_changes():
 
 def test_reconstruct_completes_on_the_command_line_only_when_asked():
     import json
-    import subprocess
-    import sys
 
-    from tests.layout.test_layout import REPO, photo
+    from tests.cli_run import tilescore
+    from tests.layout.test_layout import photo
 
     detections = json.dumps(photo(doubtful(winning_row(), 4, "6m", "8s", "5m")))
     hands = {}
     for extra in ([], ["--complete"]):
-        run = subprocess.run(
-            [sys.executable, "-m", "device.cli", "reconstruct", "--json", "-", *extra],
-            input=detections,
-            capture_output=True,
-            text=True,
-            cwd=REPO,
-            timeout=60,
-        )
+        run = tilescore("reconstruct", "--json", "-", *extra, stdin=detections, timeout=60)
         assert run.returncode == 0, run.stderr
         hands[bool(extra)] = json.loads(run.stdout)
     assert hands[False]["hand"].startswith("123466789m")  # as read: 6m twice, no 5m
@@ -139,13 +131,8 @@ def test_reconstruct_completes_on_the_command_line_only_when_asked():
     assert score_json({**TAIWAN, **{k: hands[True][k] for k in ("hand", "win_tile", "melds")}})[
         "winning"
     ]
-    unknown = subprocess.run(
-        [sys.executable, "-m", "device.cli", "reconstruct", "--json", "-", "--variant", "go"],
-        input=detections,
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=60,
+    unknown = tilescore(
+        "reconstruct", "--json", "-", "--variant", "go", stdin=detections, timeout=60
     )
     assert unknown.returncode == 2 and unknown.stderr.count("\n") == 1
     assert "unknown variant 'go'" in unknown.stderr
