@@ -2,6 +2,12 @@
 # How the shipped models are trained on a lent GPU machine (docs/training.md, "Training runs").
 #
 #   bash scripts/train_gpu.sh prepare # here: fetch the wheels, copy the data, cut the fonts
+#
+# A 15-minute lease (one call of at most 10 minutes): the detector alone, in one call.
+#   bash scripts/train_gpu.sh lease SECONDS DIR  # there: scenes, the detector trained on from
+#       models/tile-detector.pt until SECONDS have passed, its checkpoints and logs packed in DIR
+#
+# A 30-minute lease: all three models side by side, over several calls.
 #   bash scripts/train_gpu.sh start   # there: build the synthetic sets, start the trainings
 #   bash scripts/train_gpu.sh wait N  # wait up to N seconds, printing progress
 #   bash scripts/train_gpu.sh collect DIR  # copy the finished models and logs to DIR
@@ -57,7 +63,7 @@ prepare() {  # on the machine with internet and the shared data; .whl and .carry
     ultralytics-thop ultralytics-platform
   mkdir -p .carry/data/camerash-tiles .carry/data/fluffystuff-riichi-tiles .carry/fonts
   cp -r "$shared/camerash-tiles/tiles-resized" "$shared/camerash-tiles/tiles-data" \
-    .carry/data/camerash-tiles/
+    "$shared/camerash-tiles/untagged-tiles" .carry/data/camerash-tiles/
   cp -r "$shared/fluffystuff-riichi-tiles/Export" .carry/data/fluffystuff-riichi-tiles/
   cp -r "$shared/xiangqi-pieces" .carry/data/
   # Only the characters the face renderer draws: 460 KB instead of 100 MB of fonts.
@@ -83,18 +89,75 @@ prepare() {  # on the machine with internet and the shared data; .whl and .carry
   du -sh .whl .carry
 }
 
+build_scenes() {
+  # SYNTH_OPTIONS: the scenes' mix, e.g. "--roll-share 0.35 --real-share 0.7" (docs/training.md)
+  # shellcheck disable=SC2086
+  "$PY" -m datasets.synth --out "$WORK/synth" --scenes "$SCENES" --seed "${SEED:-7}" \
+    --jobs "$(nproc)" ${SYNTH_OPTIONS:-} 2>"$WORK/synth.log" || { tail -20 "$WORK/synth.log"; return 1; }
+}
+
+lease() {  # seconds, folder: everything in one call that must end within those seconds
+  local budget=$1 out=$2 started=$SECONDS
+  mkdir -p "$WORK" "$out"
+  install_wheels
+  nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
+  build_scenes || return 1
+  echo "scenes drawn in $((SECONDS - started)) s"
+  # The rest of the budget trains, less what the last validation, the export and the packing take.
+  local left=$((budget - (SECONDS - started) - ${TAIL_SECONDS:-70}))
+  [ "$left" -gt 60 ] || { echo "no time left to train"; return 1; }
+  "$PY" -m device.cli train detector --data "$WORK/synth/detect/data.yaml" \
+    --resume-from models/tile-detector.pt --device "${DEVICE:-0}" --cache --batch 64 \
+    --workers "$(($(nproc) - 2))" --save-period "${SAVE_PERIOD:-2}" ${TRAIN_OPTIONS:-} \
+    --hours "$("$PY" -c "print(round($left / 3600, 4))")" --out "$WORK/models" \
+    >"$WORK/detector.log" 2>&1
+  echo "training ended (status $?) at $((SECONDS - started)) s"
+  tr '\r' '\n' <"$WORK/detector.log" | grep -E "^ +all |Error|error" | tail -6
+  pack "$out"
+  echo "packed at $((SECONDS - started)) s"
+}
+
+pack() {  # folder: at most 8 files come back, each at most 16 MiB
+  local out=$1 weights=$WORK/models/runs/tile-detector/weights
+  cp "$WORK"/models/tile-detector.json "$WORK"/models/tile-detector.pt "$out"/ 2>/dev/null
+  tar czf "$out/logs.tgz" -C "$WORK" synth.log detector.log \
+    models/runs/tile-detector/results.csv models/runs/tile-detector/args.yaml 2>/dev/null
+  # The snapshots without optimizer state (5.5 MB each), two to a file: up to ten, spread evenly
+  # over the run, the last one always among them.
+  "$PY" - "$weights" "$out" <<'PYEOF'
+import sys, tarfile
+from pathlib import Path
+from ultralytics.utils.torch_utils import strip_optimizer
+weights, out = Path(sys.argv[1]), Path(sys.argv[2])
+epochs = sorted(weights.glob("epoch*.pt"), key=lambda p: int(p.stem[5:]))
+keep = [epochs[round(i * (len(epochs) - 1) / 8)] for i in range(9)] if len(epochs) > 9 else epochs
+keep = list(dict.fromkeys(keep)) + ([weights / "last.pt"] if (weights / "last.pt").exists() else [])
+stripped = []
+for path in keep:
+    target = weights.parent / f"strip-{path.name}"
+    strip_optimizer(path, str(target))  # the EMA weights in half precision, as best.pt ships
+    stripped.append(target)
+for n in range(0, len(stripped), 2):
+    with tarfile.open(out / f"snapshots{n // 2}.tar", "w") as tar:
+        for path in stripped[n : n + 2]:
+            tar.add(path, arcname=path.name.removeprefix("strip-"))
+print("snapshots:", ", ".join(p.name for p in keep))
+PYEOF
+  ls -la "$out"
+}
+
 case ${1:-} in
   prepare)
     prepare
+    ;;
+  lease)
+    lease "${2:?seconds}" "${3:?folder}"
     ;;
   start)
     install_wheels
     mkdir -p "$WORK"
     nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
-    # SYNTH_OPTIONS: the scenes' mix, e.g. "--roll-share 0.35 --real-share 0.7" (docs/training.md)
-    # shellcheck disable=SC2086
-    "$PY" -m datasets.synth --out "$WORK/synth" --scenes "$SCENES" --seed 7 --jobs "$(nproc)" \
-      ${SYNTH_OPTIONS:-} 2>"$WORK/synth.log" || { tail -20 "$WORK/synth.log"; exit 1; }
+    build_scenes || exit 1
     train detector detector --data "$WORK/synth/detect/data.yaml" --imgsz 640 --batch 64 --workers 7
     train classifier classifier --data "$WORK/synth/classify" --imgsz 96 --batch 256 --workers 4
     train baseline baseline --data "$WORK/synth/detect-codes/data.yaml" --imgsz 640 --batch 64 \
@@ -123,7 +186,7 @@ case ${1:-} in
     ls -la "$2"
     ;;
   *)
-    echo "usage: $0 prepare|start|wait SECONDS|collect DIR" >&2
+    echo "usage: $0 prepare|lease SECONDS DIR|start|wait SECONDS|collect DIR" >&2
     exit 2
     ;;
 esac

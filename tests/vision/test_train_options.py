@@ -48,3 +48,14 @@ def test_no_mosaic_is_for_the_detector_only(tmp_path):
     assert (
         result.stderr == "error: --no-mosaic is for the detector: the classifier learns on crops\n"
     )
+
+
+def test_a_run_keeps_every_nth_epoch_only_when_asked():
+    assert train_options(settings(save_period=3), Path("runs"))["save_period"] == 3
+    assert "save_period" not in train_options(settings(), Path("runs"))
+
+
+def test_a_save_period_below_one_epoch_is_refused_in_one_line(tmp_path):
+    result = tilescore("train", "detector", "--data", tmp_path, "--save-period", "0")
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == "error: --save-period must be 1 or more epochs, not 0\n"

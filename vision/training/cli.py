@@ -79,6 +79,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "for a run that continues a checkpoint)",
     )
     parser.add_argument(
+        "--save-period",
+        type=int,
+        metavar="N",
+        help="also keep the weights every N epochs (runs/NAME/weights/epochN.pt), to compare or "
+        "average (--soup) later",
+    )
+    parser.add_argument(
         "--out", "--models", dest="out", type=Path, default=Path("models"), help="model folder"
     )
     parser.add_argument("--name", help="model name (file names in --out)")
@@ -158,6 +165,8 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.resume_from is not None and not args.resume_from.exists():
         raise TilescoreError(f"checkpoint {str(args.resume_from)!r} not found")
+    if args.save_period is not None and args.save_period < 1:
+        raise TilescoreError(f"--save-period must be 1 or more epochs, not {args.save_period}")
     if not args.mosaic and args.model != "detector":
         raise TilescoreError("--no-mosaic is for the detector: the classifier learns on crops")
     from vision.training.train import TrainSettings, command_line, train
@@ -178,6 +187,7 @@ def run(args: argparse.Namespace) -> int:
         cache=args.cache,
         lr0=args.lr0,
         mosaic=args.mosaic,
+        save_period=args.save_period,
     )
     from vision.training.finetune import chatter_to_stderr
 

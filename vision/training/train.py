@@ -43,6 +43,9 @@ class TrainSettings:
     # whole scenes as a camera frames them, as ultralytics' close_mosaic does for a long run's
     # last epochs. Short CPU runs never reach those epochs, so a run can ask for it.
     mosaic: bool = True
+    # Keep the weights every this many epochs (runs/NAME/weights/epochN.pt) as well as the last
+    # and best: a long GPU run's middle epochs are candidates too, on their own or averaged.
+    save_period: int | None = None
 
 
 def _class_entry(task: str, name: str) -> dict[str, Any]:
@@ -143,6 +146,8 @@ def train_options(settings: TrainSettings, run_dir: Path) -> dict[str, Any]:
     }
     if settings.hours:
         options["time"] = settings.hours
+    if settings.save_period:
+        options["save_period"] = settings.save_period
     if settings.task == "classify":
         # Tiles must stay whole and unmirrored (a mirrored 7 is no tile); the data already has
         # the 180° turns a photo from across the table gives.
