@@ -14,9 +14,10 @@ beside the labels, as ``tilescore evaluate`` reads them.
 A second table holds the threshold and tries floors for weak boxes beside a confident tile
 (the detector's ``neighbour_confidence``, vision/weak_boxes.py), reading the photos once each.
 A third tries the tile size under which the detector takes a second, closer look (its
-``zoom_below``, vision/pipeline.py ``zoom_region``). A fourth tries the least classifier score a
-read must have to be kept (the classifier's ``min_read_confidence``): boxes on logos, keys and
-between tiles read as no tile in particular.
+``zoom_below``, vision/pipeline.py ``zoom_region``). A fourth tries the least detector score a back
+must have (its ``back_confidence``): a mat of tile-sized blocks reads as rows of backs. A fifth
+tries the least classifier score a read must have to be kept (the classifier's
+``min_read_confidence``): boxes on logos, keys and between tiles read as no tile in particular.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ THRESHOLDS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
 NEIGHBOUR_FLOORS = (None, 0.05, 0.03, 0.01, 0.005, 0.002, 0.001, 0.0003)
 READ_FLOORS = (0.0, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 ZOOM_SIZES = (None, 26.0, 34.0, 46.0, 52.0, 64.0)
+BACK_SCORES = (0.0, 0.1, 0.2, 0.3, 0.35, 0.4, 0.5)
 
 
 def main() -> int:
@@ -60,6 +62,10 @@ def main() -> int:
     parser.add_argument(
         "--zoom-sizes", type=float, nargs="+", help="second-look tile sizes to try (besides off)"
     )
+    parser.add_argument(
+        "--back-scores", type=float, nargs="+", default=BACK_SCORES,
+        help="least detector scores a back needs to try",
+    )  # fmt: skip
     args = parser.parse_args()
     thresholds = sorted(args.thresholds)
     floors = (None, *args.floors) if args.floors else NEIGHBOUR_FLOORS
@@ -70,6 +76,7 @@ def main() -> int:
     shipped_neighbour = reader.neighbour_confidence
     shipped_read_floor = getattr(reader, "min_read_confidence", None)
     shipped_zoom = reader.zoom_below
+    shipped_back = reader.back_confidence
 
     def read_all() -> list[tuple[Detection, ...]]:
         return [reader.read(image, **facts.read_options).tiles for image, facts in photos]
@@ -100,6 +107,12 @@ def main() -> int:
             reader.zoom_below = size
             print(f"{'off' if size is None else f'{size:g}':>9} | {halves(labels, read_all())}")
         reader.zoom_below = shipped_zoom
+        print(f"\nleast detector score a back needs (its own {shipped_back:g}):")
+        print(f"{'score':>9} | {HEAD} | {HEAD}")
+        for back in args.back_scores:
+            reader.back_confidence = back
+            print(f"{back:>9g} | {halves(labels, read_all())}")
+        reader.back_confidence = shipped_back
         if shipped_read_floor is not None:
             print(f"\nleast classifier score a read keeps (its own {shipped_read_floor:g}):")
             print(f"{'floor':>9} | {HEAD} | {HEAD}")
@@ -109,6 +122,7 @@ def main() -> int:
     finally:
         reader.detect_confidence, reader.neighbour_confidence = shipped, shipped_neighbour
         reader.zoom_below = shipped_zoom
+        reader.back_confidence = shipped_back
         if shipped_read_floor is not None:
             reader.min_read_confidence = shipped_read_floor
     return 0

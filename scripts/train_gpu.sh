@@ -90,10 +90,20 @@ prepare() {  # on the machine with internet and the shared data; .whl and .carry
 }
 
 build_scenes() {
-  # SYNTH_OPTIONS: the scenes' mix, e.g. "--roll-share 0.35 --real-share 0.7" (docs/training.md)
+  # SYNTH_OPTIONS: the scenes' mix, e.g. "--roll-share 0.35 --real-share 0.7" (docs/training.md).
+  # SYNTH_SECONDS stops the drawing early (the scenes drawn by then train; data.yaml is written
+  # first): the pool's workers share the command line, so pkill stops them all.
   # shellcheck disable=SC2086
   "$PY" -m datasets.synth --out "$WORK/synth" --scenes "$SCENES" --seed "${SEED:-7}" \
-    --jobs "$(nproc)" ${SYNTH_OPTIONS:-} 2>"$WORK/synth.log" || { tail -20 "$WORK/synth.log"; return 1; }
+    --jobs "$(nproc)" ${SYNTH_OPTIONS:-} 2>"$WORK/synth.log" &
+  local drawing=$!
+  (sleep "${SYNTH_SECONDS:-86400}" && pkill -f "datasets.synth --out $WORK/synth" && echo "scenes stopped by the clock") &
+  local clock=$!
+  wait "$drawing"
+  local status=$?
+  kill "$clock" 2>/dev/null
+  echo "scenes: $(find "$WORK/synth/detect/images" -name '*.jpg' | wc -l) images"
+  [ "$status" -eq 0 ] || [ -n "${SYNTH_SECONDS:-}" ] || { tail -20 "$WORK/synth.log"; return 1; }
 }
 
 lease() {  # seconds, folder: everything in one call that must end within those seconds

@@ -115,6 +115,10 @@ class TilePipeline:
         # metadata's ``zoom_below``, from the sizes it learnt on. Without one, no second look.
         zoom_below = detector.info.metadata.get("zoom_below")
         self.zoom_below = float(zoom_below) if zoom_below else None
+        # A back is a plain block of colour: a classifier sure of it vouches for little (a mat of
+        # tile-sized bamboo blocks reads as rows of backs), so a back must be found by the
+        # detector itself at this score. The detector's metadata names it; without one, none.
+        self.back_confidence = float(detector.info.metadata.get("back_confidence", 0.0))
         # Weak reads far bigger than the photo's tiles, or slivers at the frame's edge, are no
         # tiles (vision/out_of_scale.py); off only to measure what the check takes.
         self.judge_scale = True
@@ -324,7 +328,10 @@ class TilePipeline:
                     read_crops.append((tile, crops[row_of[i]]))
         settled = _settled_by_colour(read_crops, backs)
         kept = [
-            tile for tile in (settled.get(id(tile), tile) for tile in tiles) if tile is not None
+            tile
+            for tile in (settled.get(id(tile), tile) for tile in tiles)
+            if tile is not None
+            and not (tile.face_down and tile.detector_confidence < self.back_confidence)
         ]
         if not kept:
             return kept

@@ -174,6 +174,22 @@ def test_the_detector_metadata_sets_its_own_score_threshold(models, tmp_path):
     assert load_pipeline(models).detect_confidence == 0.25  # none named: the default
 
 
+def test_the_detector_metadata_sets_the_score_a_back_needs(models, tmp_path):
+    # A back is a plain block of colour: the classifier vouches for little, so the detector
+    # must find it at its own score (the scene's back scores 0.8, every face stays).
+    codes = [t.code for t in load_pipeline(models).read(scene_photo()).tiles]
+    assert load_pipeline(models).back_confidence == 0.0  # none named: every back is kept
+    for back_score, expected in ((0.79, codes), (0.81, [c for c in codes if c is not None])):
+        own = tmp_path / f"own{back_score}"
+        own.mkdir()
+        for path in models.iterdir():
+            (own / path.name).write_bytes(path.read_bytes())
+        meta = json.loads((own / "det.json").read_text())
+        meta["back_confidence"] = back_score
+        (own / "det.json").write_text(json.dumps(meta))
+        assert [t.code for t in load_pipeline(own).read(scene_photo()).tiles] == expected
+
+
 def _with_piece_reader(folder, colours, names=None, size=32):
     """The scene's folder with a piece reader that reads crops by ``colours``."""
     from tests.vision.onnx_fixtures import CLASSIFIER_NAMES, classifier_classes, colour_classifier
