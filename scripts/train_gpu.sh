@@ -2,6 +2,9 @@
 # How the shipped models are trained on a lent GPU machine (docs/training.md, "Training runs").
 #
 #   bash scripts/train_gpu.sh prepare # here: fetch the wheels, copy the data, cut the fonts
+#   bash scripts/train_gpu.sh travel-light   # here, before the call: leave the models the run
+#       does not read out of the working tree that travels (it must stay under 64 MiB)
+#   bash scripts/train_gpu.sh travel-restore # here, right after the call: put them back
 #
 # A 15-minute lease (one call of at most 10 minutes): the detector alone, in one call.
 #   bash scripts/train_gpu.sh lease SECONDS DIR  # there: scenes, the detector trained on from
@@ -156,9 +159,45 @@ PYEOF
   ls -la "$out"
 }
 
+# The tracked models are more than the 64 MiB that may travel, and a detector run reads only
+# models/tile-detector.pt: the others leave git's index (not the disk) for the call, listed in
+# .git/info/exclude between these markers so they do not travel as untracked files either.
+TRAVEL_MARK="# train_gpu.sh travel-light"
+
+travel_light() {
+  local stay=${KEEP_MODEL:-models/tile-detector.pt} left=()
+  grep -qx "$TRAVEL_MARK" .git/info/exclude 2>/dev/null && { echo "already light"; travel_size; return; }
+  while IFS= read -r path; do
+    [ "$path" = "$stay" ] || left+=("$path")
+  done < <(git ls-files models)
+  git rm -q --cached -- "${left[@]}" || return 1
+  { echo "$TRAVEL_MARK"; printf '/%s\n' "${left[@]}"; echo "$TRAVEL_MARK end"; } >>.git/info/exclude
+  echo "left out of the index until travel-restore: ${#left[@]} model files (do not commit meanwhile)"
+  travel_size
+}
+
+travel_restore() {
+  git reset -q -- models
+  sed -i "/^$TRAVEL_MARK\$/,/^$TRAVEL_MARK end\$/d" .git/info/exclude
+  git status --short -- models
+}
+
+travel_size() {  # what would travel: tracked and untracked files git does not ignore, and .whl, .carry
+  { git ls-files -z; git ls-files -z --others --exclude-standard; } | xargs -0 du -cb 2>/dev/null |
+    tail -1 | awk -v extra="$(du -cb .whl .carry 2>/dev/null | tail -1 | cut -f1)" \
+    '{ printf "would travel: %.1f MiB of 64 (with .whl and .carry)\n", ($1 + extra) / 1048576 }'
+}
+
 case ${1:-} in
   prepare)
     prepare
+    travel_size
+    ;;
+  travel-light)
+    travel_light
+    ;;
+  travel-restore)
+    travel_restore
     ;;
   lease)
     lease "${2:?seconds}" "${3:?folder}"
@@ -196,7 +235,7 @@ case ${1:-} in
     ls -la "$2"
     ;;
   *)
-    echo "usage: $0 prepare|lease SECONDS DIR|start|wait SECONDS|collect DIR" >&2
+    echo "usage: $0 prepare|travel-light|travel-restore|lease SECONDS DIR|start|wait SECONDS|collect DIR" >&2
     exit 2
     ;;
 esac
