@@ -119,6 +119,8 @@ lease() {  # seconds, folder: everything in one call that must end within those 
   # The rest of the budget trains, less what the last validation, the export and the packing take.
   local left=$((budget - (SECONDS - started) - ${TAIL_SECONDS:-70}))
   [ "$left" -gt 60 ] || { echo "no time left to train"; return 1; }
+  # TRAIN_OPTIONS: more train arguments, e.g. "--lr0 0.0002"
+  # shellcheck disable=SC2086
   "$PY" -m device.cli train detector --data "$WORK/synth/detect/data.yaml" \
     --resume-from models/tile-detector.pt --device "${DEVICE:-0}" --cache --batch 64 \
     --workers "$(($(nproc) - 2))" --save-period "${SAVE_PERIOD:-2}" ${TRAIN_OPTIONS:-} \
@@ -183,8 +185,8 @@ travel_restore() {
 }
 
 travel_size() {  # what would travel: tracked and untracked files git does not ignore, and .whl, .carry
-  { git ls-files -z; git ls-files -z --others --exclude-standard; } | xargs -0 du -cb 2>/dev/null |
-    tail -1 | awk -v extra="$(du -cb .whl .carry 2>/dev/null | tail -1 | cut -f1)" \
+  { git ls-files -z; git ls-files -z --others --exclude-standard; } |
+    du -cb --files0-from=- 2>/dev/null | tail -1 | awk -v extra="$(du -cb .whl .carry 2>/dev/null | tail -1 | cut -f1)" \
     '{ printf "would travel: %.1f MiB of 64 (with .whl and .carry)\n", ($1 + extra) / 1048576 }'
 }
 
