@@ -396,8 +396,9 @@ def main(argv: list[str] | None = None) -> int:
         type=_share,
         default=0.0,
         help="share of scenes seen by a camera rolled a quarter, a half or three quarters turn "
-        "(default 0: the far side of the table at the top, as people hold a phone; the real "
-        "photos turned a quarter read far worse, benchmarks/turned_photos.py)",
+        "(default 0: the far side of the table at the top, as people hold a phone; a detector "
+        "that learnt no rolled scenes reads real photos turned a quarter far worse, "
+        "benchmarks/turned_photos.py)",
     )
     args = parser.parse_args(argv)
     counts = build(

@@ -160,15 +160,19 @@ def test_metadata_that_is_not_json(tmp_path):
         load_pipeline(detector_meta=tmp_path / "det.json")
 
 
-def test_the_detector_metadata_sets_its_own_score_threshold(models, tmp_path):
-    own = tmp_path / "own"
-    own.mkdir()
+def _with_detector_facts(models, folder, **facts):
+    """A copy of the scene's model folder whose detector metadata also says ``facts``."""
+    folder.mkdir()
     for path in models.iterdir():
-        (own / path.name).write_bytes(path.read_bytes())
-    meta = json.loads((own / "det.json").read_text())
-    meta["detect_confidence"] = 0.88  # the scene's boxes score 0.1 to 0.95
-    (own / "det.json").write_text(json.dumps(meta))
-    pipeline = load_pipeline(own)
+        (folder / path.name).write_bytes(path.read_bytes())
+    meta = json.loads((folder / "det.json").read_text())
+    (folder / "det.json").write_text(json.dumps({**meta, **facts}))
+    return folder
+
+
+def test_the_detector_metadata_sets_its_own_score_threshold(models, tmp_path):
+    # the scene's boxes score 0.1 to 0.95
+    pipeline = load_pipeline(_with_detector_facts(models, tmp_path / "own", detect_confidence=0.88))
     assert pipeline.detect_confidence == 0.88
     assert [t.code for t in pipeline.read(scene_photo()).tiles] == ["5m", "1r"]
     assert load_pipeline(models).detect_confidence == 0.25  # none named: the default
@@ -180,13 +184,9 @@ def test_the_detector_metadata_sets_the_score_a_back_needs(models, tmp_path):
     codes = [t.code for t in load_pipeline(models).read(scene_photo()).tiles]
     assert load_pipeline(models).back_confidence == 0.0  # none named: every back is kept
     for back_score, expected in ((0.79, codes), (0.81, [c for c in codes if c is not None])):
-        own = tmp_path / f"own{back_score}"
-        own.mkdir()
-        for path in models.iterdir():
-            (own / path.name).write_bytes(path.read_bytes())
-        meta = json.loads((own / "det.json").read_text())
-        meta["back_confidence"] = back_score
-        (own / "det.json").write_text(json.dumps(meta))
+        own = _with_detector_facts(
+            models, tmp_path / f"own{back_score}", back_confidence=back_score
+        )
         assert [t.code for t in load_pipeline(own).read(scene_photo()).tiles] == expected
 
 
