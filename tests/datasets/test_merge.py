@@ -6,7 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from datasets.synth.merge import detect_yaml, merge_classify
+import cv2
+import numpy as np
+
+from datasets.synth.merge import detect_yaml, grey_crop_classes, merge_classify
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -97,3 +100,60 @@ def test_fresh_xiangqi_links_the_scenes_and_adds_the_real_photos_once(tmp_path: 
     assert (out / "detect/images/train/b_s1_00000.jpg").read_bytes() == b"bs1_00000"
     assert "train: images/train" in data.read_text()
     assert (out / "detect.yaml").read_text() == data.read_text()
+
+
+def _coloured_build(root: Path) -> Path:
+    """A build of real JPEG crops: a red-and-blue face for each of a few classes, both splits."""
+    face = np.zeros((24, 16, 3), np.uint8)
+    face[:, :8] = (40, 40, 220)
+    face[:, 8:] = (200, 60, 30)
+    for split in ("train", "val"):
+        for label in ("9s", "5s", "0s", "5z", "back", "1r", "not_a_tile"):
+            folder = root / "classify" / split / label
+            folder.mkdir(parents=True)
+            for n in range(20):
+                cv2.imwrite(str(folder / f"s7_{n:05d}_0.jpg"), face)
+    return root
+
+
+def _is_grey(path: Path) -> bool:
+    image = cv2.imread(str(path)).astype(int)
+    return bool(np.abs(image - image.mean(axis=2, keepdims=True)).max() <= 2)
+
+
+def test_grey_share_greys_only_training_crops_whose_drawing_names_them(tmp_path: Path) -> None:
+    build = _coloured_build(tmp_path / "b")
+    out = tmp_path / "out" / "classify"
+    assert merge_classify([build], out, grey_share=1.0) == 280
+    assert all(_is_grey(p) for p in (out / "train" / "9s").glob("*.jpg"))
+    # Colour is what tells these apart: a five from a red five, a blank 白 from a back, a red
+    # piece from a black one; clutter stays as it was too. They stay links to the build's crops.
+    for label in ("5s", "0s", "5z", "back", "1r", "not_a_tile"):
+        kept = out / "train" / label / "s7_00000_0.jpg"
+        assert kept.stat().st_ino == (build / "classify/train" / label / kept.name).stat().st_ino
+    assert not any(_is_grey(p) for p in (out / "val" / "9s").glob("*.jpg"))  # judged as taken
+
+
+def test_grey_share_picks_the_same_crops_each_time(tmp_path: Path) -> None:
+    build = _coloured_build(tmp_path / "b")
+    greys = []
+    for n in (1, 2):
+        out = tmp_path / f"out{n}" / "classify"
+        merge_classify([build], out, grey_share=0.4)
+        greys.append({p.name for p in (out / "train" / "9s").glob("*.jpg") if _is_grey(p)})
+    assert greys[0] == greys[1] and 0 < len(greys[0]) < 20
+    assert "9s" in grey_crop_classes() and "6z" in grey_crop_classes()
+
+
+def test_a_grey_share_out_of_range_is_one_line_of_error(tmp_path: Path) -> None:
+    build = _coloured_build(tmp_path / "b")
+    result = subprocess.run(
+        [sys.executable, "-m", "datasets.synth.merge", "--out", str(tmp_path / "o"),
+         "--grey-share", "1.5", str(build)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr == "error: --grey-share 1.5 is not between 0 and 1\n"
+    assert not (tmp_path / "o").exists()
