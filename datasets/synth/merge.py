@@ -67,11 +67,16 @@ def merge_classify(builds: list[Path], out: Path, grey_share: float = 0.0) -> in
 
 def write_grey(source: Path, target: Path) -> None:
     """A grey copy of the crop ``source`` at ``target`` (three equal channels, as the network
-    takes colour); a target already there is kept."""
+    takes colour); a target already there is kept, and a crop OpenCV cannot read is linked as
+    it is (ultralytics will say which file is broken)."""
     if target.exists():
         return
+    image = cv2.imread(str(source))
+    if image is None:
+        link_or_copy(source, target)
+        return
     target.parent.mkdir(parents=True, exist_ok=True)
-    grey = cv2.cvtColor(cv2.imread(str(source)), cv2.COLOR_BGR2GRAY)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     cv2.imwrite(str(target), cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), [cv2.IMWRITE_JPEG_QUALITY, 95])
 
 

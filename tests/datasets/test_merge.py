@@ -134,6 +134,13 @@ def test_grey_share_greys_only_training_crops_whose_drawing_names_them(tmp_path:
     assert not any(_is_grey(p) for p in (out / "val" / "9s").glob("*.jpg"))  # judged as taken
 
 
+def test_a_crop_opencv_cannot_read_is_linked_as_it_is(tmp_path: Path) -> None:
+    build = _fake_build(tmp_path / "b", 3)  # its 1m crops are a few bytes, no JPEG
+    out = tmp_path / "out" / "classify"
+    assert merge_classify([build], out, grey_share=1.0) == 4
+    assert (out / "train/1m/s3_00000_0.jpg").read_bytes() == b"3train1m"
+
+
 def test_grey_share_picks_the_same_crops_each_time(tmp_path: Path) -> None:
     build = _coloured_build(tmp_path / "b")
     greys = []
