@@ -13,9 +13,9 @@ crops alone (``datasets.synth.key_crops``) joins the classify folder only.
 
 ``--grey-share F`` writes that share of the training crops of tiles told apart by their drawing
 alone as grey copies instead of links (``grey_crop_classes``): the classifier learnt to tell a
-9s from a 6s by the red of the 9s' middle column (grey, 28% of the 9s of its own validation crops
-read right against 88% in colour, and 0 of the real photos' 9), which a set that inks its bamboo
-otherwise defeats. Grey copies make it read the drawing.
+9s from a 6s by the red of the 9s' middle column (made grey, 28% of its own validation 9s read
+right against 88% in colour, and none of the real photos' nine), which a set that inks its
+bamboo otherwise defeats. Grey copies make it read the drawing (docs/training.md, session 23).
 """
 
 from __future__ import annotations
