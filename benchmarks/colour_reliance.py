@@ -27,17 +27,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from datasets.synth.merge import grey_crop_classes  # noqa: E402
+from datasets.synth.merge import grey_crop_classes, to_grey  # noqa: E402
 from vision.crops import crop_upright, to_batch  # noqa: E402
 from vision.images import load_image, load_photo  # noqa: E402
 from vision.labels import find_photo, load_labels  # noqa: E402
 from vision.models import OnnxModel, load_info  # noqa: E402
 
 Sample = tuple[str, np.ndarray]  # the class the crop shows, the crop (BGR, the classifier's size)
-
-
-def grey(crop: np.ndarray) -> np.ndarray:
-    return cv2.cvtColor(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
 
 
 def synthetic_samples(folder: Path, per_class: int, size: tuple[int, int]) -> list[Sample]:
@@ -51,10 +47,11 @@ def synthetic_samples(folder: Path, per_class: int, size: tuple[int, int]) -> li
 
 def real_samples(labels: Path, photos: Path, size: tuple[int, int]) -> list[Sample]:
     samples = []
+    greyable = grey_crop_classes()
     for label in load_labels(labels):
         photo = None
         for tile in label.tiles:
-            if tile.face_down or tile.code not in grey_crop_classes():
+            if tile.face_down or tile.code not in greyable:
                 continue
             photo = photo if photo is not None else load_photo(find_photo(label, photos)).pixels
             samples.append((tile.code, crop_upright(photo, tile.box, tile.rotated, size)))
@@ -85,7 +82,7 @@ def report(title: str, samples: list[Sample], models: list[OnnxModel], paths: li
     results = []
     for model in models:
         as_taken = rates(samples, reads(model, [crop for _, crop in samples]))
-        in_grey = rates(samples, reads(model, [grey(crop) for _, crop in samples]))
+        in_grey = rates(samples, reads(model, [to_grey(crop) for _, crop in samples]))
         results.append((as_taken, in_grey))
     print("| classifier | right as taken | right in grey |\n|---|---|---|")
     for path, (as_taken, in_grey) in zip(paths, results, strict=True):

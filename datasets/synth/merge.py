@@ -29,6 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from datasets.synth.build import DETECTOR_CLASSES, XIANGQI_PREFIX
 from scoring.tiles import FLOWERS, MAHJONG_TILES, Suit
@@ -76,8 +77,13 @@ def write_grey(source: Path, target: Path) -> None:
         link_or_copy(source, target)
         return
     target.parent.mkdir(parents=True, exist_ok=True)
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    cv2.imwrite(str(target), cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), [cv2.IMWRITE_JPEG_QUALITY, 95])
+    cv2.imwrite(str(target), to_grey(image), [cv2.IMWRITE_JPEG_QUALITY, 95])
+
+
+def to_grey(image: np.ndarray) -> np.ndarray:
+    """A BGR image in grey, still three channels (the network takes colour): what the grey
+    training crops are, and what benchmarks/colour_reliance.py reads."""
+    return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
 
 
 def link_or_copy(source: Path, target: Path) -> None:
