@@ -10,6 +10,10 @@
 #   bash scripts/train_gpu.sh lease SECONDS DIR  # there: scenes, the detector trained on from
 #       models/tile-detector.pt until SECONDS have passed, its checkpoints and logs packed in DIR
 #
+# Or the classifier alone, in one call (session 24): scenes and keyboard keys drawn there, a
+# share of the crops made grey (merge --grey-share), trained on from models/tile-classifier.pt.
+#   bash scripts/train_gpu.sh lease-classifier SECONDS DIR
+#
 # A 30-minute lease: all three models side by side, over several calls.
 #   bash scripts/train_gpu.sh start   # there: build the synthetic sets, start the trainings
 #   bash scripts/train_gpu.sh wait N  # wait up to N seconds, printing progress
@@ -104,6 +108,8 @@ build_scenes() {
   local clock=$!
   wait "$drawing"
   local status=$?
+  # The clock's sleep too: left running, it holds the call's output open until it ends.
+  pkill -P "$clock" 2>/dev/null
   kill "$clock" 2>/dev/null
   echo "scenes: $(find "$WORK/synth/detect/images" -name '*.jpg' | wc -l) images"
   [ "$status" -eq 0 ] || [ -n "${SYNTH_SECONDS:-}" ] || { tail -20 "$WORK/synth.log"; return 1; }
@@ -132,29 +138,62 @@ lease() {  # seconds, folder: everything in one call that must end within those 
   echo "packed at $((SECONDS - started)) s"
 }
 
-pack() {  # folder: at most 8 files come back, each at most 16 MiB
-  local out=$1 weights=$WORK/models/runs/tile-detector/weights
-  cp "$WORK"/models/tile-detector.json "$WORK"/models/tile-detector.pt "$out"/ 2>/dev/null
-  tar czf "$out/logs.tgz" -C "$WORK" synth.log detector.log \
-    models/runs/tile-detector/results.csv models/runs/tile-detector/args.yaml 2>/dev/null
-  # The snapshots without optimizer state (5.5 MB each), two to a file: up to ten, spread evenly
-  # over the run, the last one always among them.
-  "$PY" - "$weights" "$out" <<'PYEOF'
+lease_classifier() {  # seconds, folder: the classifier's run in one call (session 24)
+  local budget=$1 out=$2 started=$SECONDS
+  mkdir -p "$WORK" "$out"
+  install_wheels
+  nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
+  # The keyboard keys ("not a tile") draw on one core beside the scenes: keys19's recipe.
+  "$PY" -m datasets.synth.key_crops --out "$WORK/keys" --count "${KEYS:-8000}" --seed 19 \
+    >"$WORK/keys.log" 2>&1 &
+  local keys=$!
+  build_scenes || return 1
+  wait "$keys" || { tail -5 "$WORK/keys.log"; return 1; }
+  echo "scenes and keys drawn in $((SECONDS - started)) s"
+  "$PY" -m datasets.synth.merge --out "$WORK/merged" --grey-share "${GREY_SHARE:-0.7}" \
+    "$WORK/synth" "$WORK/keys" || return 1
+  echo "merged at $((SECONDS - started)) s"
+  local left=$((budget - (SECONDS - started) - ${TAIL_SECONDS:-60}))
+  [ "$left" -gt 60 ] || { echo "no time left to train"; return 1; }
+  # shellcheck disable=SC2086
+  "$PY" -m device.cli train classifier --data "$WORK/merged/classify" \
+    --resume-from models/tile-classifier.pt --imgsz 64 --device "${DEVICE:-0}" --cache \
+    --batch "${BATCH:-64}" --workers "$(($(nproc) - 2))" --save-period 1 --lr0 0.0005 \
+    ${TRAIN_OPTIONS:-} --hours "$("$PY" -c "print(round($left / 3600, 4))")" \
+    --out "$WORK/models" >"$WORK/classifier.log" 2>&1
+  echo "training ended (status $?) at $((SECONDS - started)) s"
+  tr '\r' '\n' <"$WORK/classifier.log" | grep -E "top1_acc|all |Error|error" | tail -4
+  SNAPSHOTS=${SNAPSHOTS:-14} pack "$out" tile-classifier classifier.log
+  echo "packed at $((SECONDS - started)) s"
+}
+
+pack() {  # folder [model name]: at most 8 files come back, each at most 16 MiB
+  local out=$1 name=${2:-tile-detector} log=${3:-detector.log}
+  local weights=$WORK/models/runs/$name/weights
+  cp "$WORK/models/$name.json" "$WORK/models/$name.pt" "$out"/ 2>/dev/null
+  tar czf "$out/logs.tgz" -C "$WORK" synth.log "$log" \
+    "models/runs/$name/results.csv" "models/runs/$name/args.yaml" 2>/dev/null
+  # The snapshots without optimizer state (5.5 MB each for the detector, 3.3 MB for the
+  # classifier), up to SNAPSHOTS of them spread evenly over the run, the last one always among
+  # them, as many to a file as stay under 16 MiB (64 MiB may come back in all).
+  "$PY" - "$weights" "$out" "${SNAPSHOTS:-9}" <<'PYEOF'
 import sys, tarfile
 from pathlib import Path
 from ultralytics.utils.torch_utils import strip_optimizer
-weights, out = Path(sys.argv[1]), Path(sys.argv[2])
+weights, out, most = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
 epochs = sorted(weights.glob("epoch*.pt"), key=lambda p: int(p.stem[5:]))
-keep = [epochs[round(i * (len(epochs) - 1) / 8)] for i in range(9)] if len(epochs) > 9 else epochs
-keep = list(dict.fromkeys(keep)) + ([weights / "last.pt"] if (weights / "last.pt").exists() else [])
+if len(epochs) > most:
+    epochs = [epochs[round(i * (len(epochs) - 1) / (most - 1))] for i in range(most)]
+keep = list(dict.fromkeys(epochs)) + ([weights / "last.pt"] if (weights / "last.pt").exists() else [])
 stripped = []
 for path in keep:
     target = weights.parent / f"strip-{path.name}"
     strip_optimizer(path, str(target))  # the EMA weights in half precision, as best.pt ships
     stripped.append(target)
-for n in range(0, len(stripped), 2):
-    with tarfile.open(out / f"snapshots{n // 2}.tar", "w") as tar:
-        for path in stripped[n : n + 2]:
+per_file = max(1, (15 * 2**20) // max(p.stat().st_size for p in stripped)) if stripped else 1
+for n in range(0, len(stripped), per_file):
+    with tarfile.open(out / f"snapshots{n // per_file}.tar", "w") as tar:
+        for path in stripped[n : n + per_file]:
             tar.add(path, arcname=path.name.removeprefix("strip-"))
 print("snapshots:", ", ".join(p.name for p in keep))
 PYEOF
@@ -204,6 +243,9 @@ case ${1:-} in
   lease)
     lease "${2:?seconds}" "${3:?folder}"
     ;;
+  lease-classifier)
+    lease_classifier "${2:?seconds}" "${3:?folder}"
+    ;;
   start)
     install_wheels
     mkdir -p "$WORK"
@@ -237,7 +279,7 @@ case ${1:-} in
     ls -la "$2"
     ;;
   *)
-    echo "usage: $0 prepare|travel-light|travel-restore|lease SECONDS DIR|start|wait SECONDS|collect DIR" >&2
+    echo "usage: $0 prepare|travel-light|travel-restore|lease SECONDS DIR|lease-classifier SECONDS DIR|start|wait SECONDS|collect DIR" >&2
     exit 2
     ;;
 esac
