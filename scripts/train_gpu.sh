@@ -11,7 +11,9 @@
 #       models/tile-detector.pt until SECONDS have passed, its checkpoints and logs packed in DIR
 #
 # Or the classifier alone, in one call (session 24): scenes and keyboard keys drawn there, a
-# share of the crops made grey (merge --grey-share), trained on from models/tile-classifier.pt.
+# share of the crops made grey (merge --grey-share), trained on from models/tile-classifier.pt
+# or RESUME (session 24's run: models/candidates/tile-classifier-cls37.pt; KEEP_MODEL the same
+# for travel-light).
 #   bash scripts/train_gpu.sh lease-classifier SECONDS DIR
 #
 # A 30-minute lease: all three models side by side, over several calls.
@@ -161,7 +163,7 @@ lease_classifier() {  # seconds, folder: the classifier's run in one call (sessi
   [ "$left" -gt 60 ] || { echo "no time left to train"; return 1; }
   # shellcheck disable=SC2086
   "$PY" -m device.cli train classifier --data "$WORK/merged/classify" \
-    --resume-from models/tile-classifier.pt --imgsz 64 --device "${DEVICE:-0}" --cache \
+    --resume-from "${RESUME:-models/tile-classifier.pt}" --imgsz 64 --device "${DEVICE:-0}" --cache \
     --batch "${BATCH:-64}" --workers "$(($(nproc) - 2))" --save-period 1 --lr0 0.0005 \
     ${TRAIN_OPTIONS:-} --hours "$("$PY" -c "print(round($left / 3600, 4))")" \
     --out "$WORK/models" >"$WORK/classifier.log" 2>&1
