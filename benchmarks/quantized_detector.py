@@ -4,22 +4,21 @@
         [--calibration datasets/build/synth25/detect/images/val] [--count 64]
         [--method MinMax] [--labels ...] [--photos ...]
 
-onnxruntime's static quantization (QDQ, weights per channel in int8, activations in uint8) of the
-folder's detector, calibrated on ``--count`` synthetic scenes letterboxed as the pipeline does
-(never on the real photos it is judged on). The head's decoding (the last module's reshapes,
-distribution-to-box and concatenation, everything in it but the box and class convolutions) stays
-in float: its one output puts box corners in pixels (0-640) beside class scores (0-1), and one
-8-bit scale for both reads every score as zero (quantized whole, the detector found nothing).
+The folder's detector quantized afresh as ``vision/training/quantize.py`` does it (its docstring
+says how and why the head's decoding stays in float), calibrated on ``--count`` synthetic scenes
+with ``--method``.
 
-Prints one look's time (one thread, median of 10, the same input) for each, then both pairs read
-on the labelled photos, split in halves as ``compare_models.py`` does. Session 24's numbers and
-why the float detector still ships: docs/vision.md, "Speed".
+Prints one look's time (one thread, median of 10, the same input) in float and in int8, then the
+labelled photos read, split in halves as ``compare_models.py`` does, three ways: the detector in
+float for both looks, in int8 for both, and the folder as it is (shipped: the first look in
+float, the second in int8, ``vision/training/quantize.py``). Session 24's numbers and why only
+the second look runs in int8: docs/vision.md, "Speed".
 """
 
 from __future__ import annotations
 
 import argparse
-import random
+import json
 import shutil
 import statistics
 import sys
@@ -40,68 +39,13 @@ from benchmarks.threshold_sweep import (  # noqa: E402
     whole,
 )
 from vision import pipeline as pipeline_module  # noqa: E402
-from vision.boxes import letterbox  # noqa: E402
-from vision.crops import to_batch  # noqa: E402
-from vision.images import load_image  # noqa: E402
-from vision.models import ModelInfo, find_models, load_info, onnx_session  # noqa: E402
-
-
-def float_decoding(node_names: list[str]) -> list[str]:
-    """The nodes of an ultralytics detector's head that decode boxes: every node of the last
-    ``/model.N/`` module but its box (cv2) and class (cv3) convolution branches."""
-    layers = [
-        int(name.split("/")[1].split(".")[1]) for name in node_names if name.startswith("/model.")
-    ]
-    prefix = f"/model.{max(layers)}/"
-    return [
-        name
-        for name in node_names
-        if name.startswith(prefix) and "/cv2" not in name and "/cv3" not in name
-    ]
-
-
-def quantize(info: ModelInfo, out: Path, images: list[Path], method: str) -> None:
-    """The detector ``info`` quantized to ``out``, calibrated on ``images``."""
-    import onnx
-    from onnxruntime.quantization import (  # type: ignore[import-untyped]
-        CalibrationDataReader,
-        CalibrationMethod,
-        QuantFormat,
-        QuantType,
-        quantize_static,
-    )
-    from onnxruntime.quantization.shape_inference import (  # type: ignore[import-untyped]
-        quant_pre_process,
-    )
-
-    size = info.input_size[0]
-
-    class Scenes(CalibrationDataReader):  # type: ignore[misc]
-        def __init__(self) -> None:
-            self.paths = iter(images)
-
-        def get_next(self) -> dict[str, np.ndarray] | None:
-            path = next(self.paths, None)
-            if path is None:
-                return None
-            image, _ = letterbox(load_image(path), size)
-            return {"images": to_batch([image], info.scale, info.channel_order)}
-
-    prepared = out.with_suffix(".prepared.onnx")
-    quant_pre_process(str(info.onnx_path), str(prepared))
-    names = [node.name for node in onnx.load(str(prepared)).graph.node]
-    quantize_static(
-        str(prepared),
-        str(out),
-        Scenes(),
-        quant_format=QuantFormat.QDQ,
-        per_channel=True,
-        activation_type=QuantType.QUInt8,
-        weight_type=QuantType.QInt8,
-        calibrate_method=getattr(CalibrationMethod, method),
-        nodes_to_exclude=float_decoding(names),
-    )
-    prepared.unlink()
+from vision.models import find_models, load_info, onnx_session  # noqa: E402
+from vision.training.quantize import (  # noqa: E402
+    DEFAULT_SCENES,
+    SECOND_LOOK_KEY,
+    calibration_scenes,
+    quantize_detector,
+)
 
 
 def one_look_ms(onnx_path: Path, size: int) -> float:
@@ -124,14 +68,14 @@ def main() -> int:
     parser.add_argument(
         "--calibration",
         type=Path,
-        default=ROOT / "datasets/build/synth25/detect/images/val",
+        default=ROOT / DEFAULT_SCENES,
         help="synthetic scenes to calibrate on (a datasets.synth build's detect/images/val)",
     )
     parser.add_argument("--count", type=int, default=64, help="calibration scenes")
     parser.add_argument("--method", default="MinMax", choices=("MinMax", "Entropy", "Percentile"))
     add_photo_arguments(parser)
     args = parser.parse_args()
-    images = sorted(args.calibration.glob("*.jpg"))
+    images = calibration_scenes(args.calibration, args.count)
     if not images:
         print(
             f"error: no scenes in {args.calibration}: draw some first "
@@ -139,24 +83,40 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
-    random.Random(0).shuffle(images)
     detector_meta = find_models(args.models)[0]
     info = load_info(detector_meta)
     labels, photos = labelled_photos(args.labels, args.photos)
     with tempfile.TemporaryDirectory() as scratch:
-        quantized = Path(scratch) / "models"
-        shutil.copytree(args.models, quantized, ignore=shutil.ignore_patterns("*.pt", "previous"))
+        # Three copies of the folder: the detector in float for both looks (the second look's
+        # file unnamed), in int8 for both (quantized afresh with these settings), and as shipped.
+        copies = {}
+        for name in ("float", "int8"):
+            copies[name] = Path(scratch) / name
+            shutil.copytree(
+                args.models,
+                copies[name],
+                ignore=shutil.ignore_patterns("*.pt", "previous", "candidates"),
+            )
+        meta = copies["float"] / detector_meta.name
+        meta.write_text(json.dumps({**info.metadata, SECOND_LOOK_KEY: None}))
         started = time.perf_counter()
-        quantize(info, quantized / info.onnx_path.name, images[: args.count], args.method)
+        quantize_detector(info, copies["int8"] / info.onnx_path.name, images, args.method)
+        (copies["int8"] / detector_meta.name).write_text(
+            json.dumps({**info.metadata, SECOND_LOOK_KEY: None})
+        )
         print(
             f"{info.name} quantized in {time.perf_counter() - started:.0f} s "
-            f"({args.method}, {min(args.count, len(images))} scenes from {args.calibration})"
+            f"({args.method}, {len(images)} scenes from {args.calibration})"
         )
         size = info.input_size[0]
-        folders = {"float (shipped)": args.models, "int8": quantized}
         print("one look, one thread:", end="")
-        for label, folder in folders.items():
-            print(f"  {label} {one_look_ms(folder / info.onnx_path.name, size):.1f} ms", end="")
+        for name, folder in copies.items():
+            print(f"  {name} {one_look_ms(folder / info.onnx_path.name, size):.1f} ms", end="")
+        folders = {
+            "float, both looks": copies["float"],
+            "int8, both looks": copies["int8"],
+            f"{args.models.name} as it is": args.models,
+        }
         print("\ntiles: found and read right; photos: every tile right, nothing extra")
         width = max(len(label) for label in folders)
         print(f"{'':>{width}} | {'all':^23} | {'even photos':^31} | {'odd photos':^31}")

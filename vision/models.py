@@ -7,7 +7,7 @@ come from its metadata, and the ONNX graph is checked against it when it loads.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -105,6 +105,21 @@ def onnx_session(path: Path, threads: int | None = None) -> Any:
         options.inter_op_num_threads = 1
     options.log_severity_level = 3
     return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
+def second_look_info(info: ModelInfo) -> ModelInfo | None:
+    """The network a detector's second look runs, where its metadata names one
+    (``second_look_onnx``: the same detector in int8, vision/training/quantize.py), as the
+    detector's own metadata with that file; None where it names none."""
+    name = info.metadata.get("second_look_onnx")
+    if not name:
+        return None
+    path = info.onnx_path.parent / str(name)
+    if not path.exists():
+        raise ModelError(
+            f"model file {str(path)!r} named by {info.name}'s second_look_onnx is missing"
+        )
+    return replace(info, onnx_path=path)
 
 
 class OnnxModel:

@@ -34,6 +34,7 @@ from vision.models import (
     OnnxModel,
     find_models,
     load_info,
+    second_look_info,
 )
 from vision.out_of_scale import out_of_scale
 from vision.set_counts import surplus_reads
@@ -86,7 +87,11 @@ class TilePipeline:
     """A detector and (for two stages) a classifier, loaded once and used for every photo."""
 
     def __init__(
-        self, detector: OnnxModel, classifier: OnnxModel | None, pieces: OnnxModel | None = None
+        self,
+        detector: OnnxModel,
+        classifier: OnnxModel | None,
+        pieces: OnnxModel | None = None,
+        second_look: OnnxModel | None = None,
     ) -> None:
         if detector.info.task != "detect":
             raise ModelError(f"{detector.info.name} is not a detector (task {detector.info.task})")
@@ -97,6 +102,10 @@ class TilePipeline:
         if pieces is not None:
             _check_piece_reader(pieces, classifier)
         self.detector = detector
+        # The network the second look runs: the detector in int8 where its metadata names one
+        # (half the time of a look; in the second look's enlarged part it found as many tiles,
+        # docs/vision.md "Speed"), else the detector itself.
+        self.second_look = second_look or detector
         self.classifier = classifier
         # The piece reader reads the boxes the detector calls xiangqi pieces, the classifier
         # every other box. Real pieces are learnt from real photos of a piece set and tiles from
@@ -213,7 +222,9 @@ class TilePipeline:
             # enlarged to the full input, shows them at a size it knows; its boxes replace the
             # first look's there (the first look's boxes elsewhere stay).
             x1, y1, x2, y2 = region
-            near, near_scores, near_ids = self._detect_in(image[y1:y2, x1:x2], timing)
+            near, near_scores, near_ids = self._detect_in(
+                image[y1:y2, x1:x2], timing, self.second_look
+            )
             near += np.array([x1, y1, x1, y1], np.float32)
             centres_x = (boxes[:, 0] + boxes[:, 2]) / 2
             centres_y = (boxes[:, 1] + boxes[:, 3]) / 2
@@ -252,16 +263,17 @@ class TilePipeline:
         return clip_boxes(boxes, width, height).astype(np.float32), scores, class_ids
 
     def _detect_in(
-        self, image: np.ndarray, timing: dict[str, float]
+        self, image: np.ndarray, timing: dict[str, float], network: OnnxModel | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """One detector pass: boxes in ``image``'s pixels, scores, class ids, after NMS."""
+        """One detector pass (of ``network``, by default the detector): boxes in ``image``'s
+        pixels, scores, class ids, after NMS."""
         info = self.detector.info
         start = time.perf_counter()
         boxed, params = letterbox(image, info.input_size[0])
         batch = to_batch([boxed], info.scale, info.channel_order)
         _add_ms(timing, "letterbox", start)
         start = time.perf_counter()
-        output = self.detector.run(batch)
+        output = (network or self.detector).run(batch)
         _add_ms(timing, "detector", start)
         start = time.perf_counter()
         boxes, scores, class_ids = decode_yolo(output, self.score_floor)
@@ -721,6 +733,7 @@ def load_pipeline(
     if cached is not None and cached[0] == mtimes:
         return cached[1]
     detector = _session(Path(detector_meta), threads)
+    second_look = _second_look_session(Path(detector_meta), detector, threads)
     classifier = pieces = None
     if not detector.info.is_single_stage:
         if classifier_meta is None:
@@ -728,7 +741,7 @@ def load_pipeline(
         classifier = _session(Path(classifier_meta), threads)
         if pieces_meta is not None:
             pieces = _session(Path(pieces_meta), threads)
-    pipeline = TilePipeline(detector, classifier, pieces)
+    pipeline = TilePipeline(detector, classifier, pieces, second_look)
     _LOADED[key] = (mtimes, pipeline)
     return pipeline
 
@@ -743,6 +756,22 @@ def _session(meta: Path, threads: int | None) -> OnnxModel:
     if cached is not None and cached[0] == mtime:
         return cached[1]
     model = OnnxModel(load_info(meta), threads)
+    _SESSIONS[key] = (mtime, model)
+    return model
+
+
+def _second_look_session(meta: Path, detector: OnnxModel, threads: int | None) -> OnnxModel | None:
+    """The session of the network the detector's metadata names for its second look, if any,
+    shared as ``_session`` shares the detector's."""
+    info = second_look_info(detector.info)
+    if info is None:
+        return None
+    key = (threads, f"{meta.resolve()}#second_look")
+    mtime = _mtime(meta)
+    cached = _SESSIONS.get(key)
+    if cached is not None and cached[0] == mtime:
+        return cached[1]
+    model = OnnxModel(info, threads)
     _SESSIONS[key] = (mtime, model)
     return model
 

@@ -581,7 +581,12 @@ def test_a_classifier_changed_on_disk_is_read_from_the_next_photo(tmp_path):
 
     models = tmp_path / "models"
     models.mkdir()
-    for name in ("default.json", "tile-detector.json", "tile-detector.onnx"):
+    for name in (
+        "default.json",
+        "tile-detector.json",
+        "tile-detector.onnx",
+        "tile-detector.int8.onnx",
+    ):
         shutil.copy(MODELS / name, models / name)
     for name in ("tile-classifier.json", "tile-classifier.onnx") + PIECE_READER:
         shutil.copy(MODELS / name, models / name)

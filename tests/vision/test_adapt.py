@@ -17,7 +17,12 @@ from tests.cli_run import REPO, tilescore
 from vision.training import adapt
 
 EXAMPLES = REPO / "examples" / "photos"
-MODEL_FILES = ("default.json", "tile-detector.json", "tile-detector.onnx")
+MODEL_FILES = (
+    "default.json",
+    "tile-detector.json",
+    "tile-detector.onnx",
+    "tile-detector.int8.onnx",
+)
 PIECE_FILES = (
     "piece-classifier.json",
     "piece-classifier.onnx",

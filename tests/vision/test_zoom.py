@@ -21,11 +21,15 @@ def _tiles(size: float, *corners: tuple[float, float]) -> np.ndarray:
     return np.array([(x, y, x + size, y + size * 1.35) for x, y in corners], np.float32)
 
 
-def _detector_runs(monkeypatch, pipeline) -> list[int]:  # type: ignore[no-untyped-def]
-    """A list that grows by one each time ``pipeline`` runs its detector."""
-    passes: list[int] = []
-    run = pipeline.detector.run
-    monkeypatch.setattr(pipeline.detector, "run", lambda batch: passes.append(1) or run(batch))
+def _detector_runs(monkeypatch, pipeline) -> list[str]:  # type: ignore[no-untyped-def]
+    """A list that grows each time ``pipeline`` runs its detector ("float") or its second look's
+    network ("int8")."""
+    passes: list[str] = []
+    for network, name in ((pipeline.detector, "float"), (pipeline.second_look, "int8")):
+        run = network.run
+        monkeypatch.setattr(
+            network, "run", lambda batch, run=run, name=name: passes.append(name) or run(batch)
+        )
     return passes
 
 
@@ -69,7 +73,7 @@ def test_a_far_away_hand_is_read_whole_with_the_second_look(monkeypatch) -> None
     pipeline = load_pipeline(REPO / "models", threads=1)
     passes = _detector_runs(monkeypatch, pipeline)
     reading = pipeline.read(table)
-    assert len(passes) == 2
+    assert passes == ["float", "int8"]  # the second look runs the detector in int8
     read = Counter(t.code for t in reading.tiles)
     labelled = Counter(t["code"] for t in expected["tiles"])
     # Nothing misread; all 17 hand tiles found (the flower set apart, a third of its size,
@@ -83,7 +87,7 @@ def test_a_far_away_hand_is_read_whole_with_the_second_look(monkeypatch) -> None
     monkeypatch.setattr(pipeline, "zoom_below", None)  # a detector whose metadata names none
     passes.clear()
     pipeline.read(table)
-    assert len(passes) == 1
+    assert passes == ["float"]
 
 
 def _close_up(code: str) -> tuple[np.ndarray, tuple[float, float, float, float]]:
@@ -106,7 +110,7 @@ def test_a_tile_filling_the_photo_is_read_from_a_step_back(monkeypatch) -> None:
     pipeline = load_pipeline(REPO / "models", threads=1)
     passes = _detector_runs(monkeypatch, pipeline)
     tiles = pipeline.read(photo).tiles
-    assert len(passes) == 2  # the first look found fewer than STEP_BACK_FEWER tiles
+    assert passes == ["float", "float"]  # the first look found fewer than STEP_BACK_FEWER tiles
     assert [t.code for t in tiles] == ["4m"]
     # The box is mapped back from the shrunk canvas to the photo's own pixels.
     assert iou_matrix(np.array([tiles[0].box]), np.array([box]))[0, 0] > 0.7
@@ -117,4 +121,4 @@ def test_a_photo_of_many_tiles_takes_no_step_back(monkeypatch) -> None:  # type:
     pipeline = load_pipeline(REPO / "models", threads=1)
     passes = _detector_runs(monkeypatch, pipeline)
     pipeline.read(photo)
-    assert len(passes) == 1
+    assert passes == ["float"]

@@ -1,0 +1,160 @@
+"""The detector in 8-bit integers, for its second look: half the time of a look on a CPU.
+
+    python -m vision.training.quantize [--models models]
+        [--calibration datasets/build/synth25/detect/images/val] [--count 64]
+
+onnxruntime's static quantization (QDQ: weights per channel in int8, activations in uint8),
+calibrated on synthetic scenes letterboxed as the pipeline letterboxes a photo, never on the real
+photos the pair is judged on. The head's decoding (the last module's reshapes, distribution-to-box
+and concatenation: everything in it but the box and class convolutions) stays in float: its one
+output holds box corners in input pixels (0-640) beside class scores (0-1), and one 8-bit scale
+for both reads every score as zero (quantized whole, the detector found nothing).
+
+Writes ``NAME.int8.onnx`` beside the detector's ONNX and names it in the detector's metadata as
+``second_look_onnx``: the pipeline runs it for the second look only (vision/pipeline.py). For
+the whole photo it loses a few tiles (benchmarks/quantized_detector.py); in the second look,
+where the tiles it looks at are shown enlarged, it read as many (docs/vision.md, "Speed").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from vision.boxes import letterbox
+from vision.crops import to_batch
+from vision.errors import ModelError
+from vision.images import load_image
+from vision.models import ModelInfo, find_models, load_info
+
+SECOND_LOOK_KEY = "second_look_onnx"
+DEFAULT_SCENES = Path("datasets/build/synth25/detect/images/val")
+
+
+def float_decoding(node_names: list[str]) -> list[str]:
+    """The nodes of an ultralytics detector's head that decode boxes, to leave in float: every
+    node of the last ``/model.N/`` module but its box (cv2) and class (cv3) convolutions."""
+    layers = [
+        int(name.split("/")[1].split(".")[1]) for name in node_names if name.startswith("/model.")
+    ]
+    if not layers:
+        raise ModelError("not an ultralytics detector: no /model.N/ nodes to find its head by")
+    prefix = f"/model.{max(layers)}/"
+    return [
+        name
+        for name in node_names
+        if name.startswith(prefix) and "/cv2" not in name and "/cv3" not in name
+    ]
+
+
+def calibration_scenes(folder: Path, count: int) -> list[Path]:
+    """``count`` of the scenes in ``folder``, the same ones each time (shuffled by seed 0)."""
+    scenes = sorted(folder.glob("*.jpg"))
+    random.Random(0).shuffle(scenes)
+    return scenes[:count]
+
+
+def quantize_detector(
+    info: ModelInfo, out: Path, scenes: list[Path], method: str = "MinMax"
+) -> Path:
+    """The detector ``info`` in int8 at ``out``, calibrated on ``scenes``."""
+    import onnx
+    from onnxruntime.quantization import (  # type: ignore[import-untyped]  # no stubs
+        CalibrationDataReader,
+        CalibrationMethod,
+        QuantFormat,
+        QuantType,
+        quantize_static,
+    )
+    from onnxruntime.quantization.shape_inference import (  # type: ignore[import-untyped]
+        quant_pre_process,
+    )
+
+    if not scenes:
+        raise ModelError("no calibration scenes: draw some with python -m datasets.synth")
+    size = info.input_size[0]
+
+    class Scenes(CalibrationDataReader):  # type: ignore[misc]  # untyped base
+        def __init__(self) -> None:
+            self.paths = iter(scenes)
+
+        def get_next(self) -> dict[str, np.ndarray] | None:
+            path = next(self.paths, None)
+            if path is None:
+                return None
+            image, _ = letterbox(load_image(path), size)
+            return {"images": to_batch([image], info.scale, info.channel_order)}
+
+    prepared = out.with_name(out.name + ".prepared")
+    try:
+        quant_pre_process(str(info.onnx_path), str(prepared))
+        names = [node.name for node in onnx.load(str(prepared)).graph.node]
+        quantize_static(
+            str(prepared),
+            str(out),
+            Scenes(),
+            quant_format=QuantFormat.QDQ,
+            per_channel=True,
+            activation_type=QuantType.QUInt8,
+            weight_type=QuantType.QInt8,
+            calibrate_method=getattr(CalibrationMethod, method),
+            nodes_to_exclude=float_decoding(names),
+        )
+    finally:
+        prepared.unlink(missing_ok=True)
+    return out
+
+
+def install_second_look(meta_path: Path, scenes: list[Path], note: str) -> Path:
+    """Quantize the detector ``meta_path`` describes and name the result in it as its second
+    look's network; returns the int8 file."""
+    info = load_info(meta_path)
+    out = info.onnx_path.with_suffix(".int8.onnx")
+    quantize_detector(info, out, scenes)
+    metadata = {**info.metadata, SECOND_LOOK_KEY: out.name, "second_look_note": note}
+    meta_path.write_text(json.dumps(metadata, indent=2, ensure_ascii=False) + "\n")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--models", type=Path, default=Path("models"))
+    parser.add_argument(
+        "--calibration",
+        type=Path,
+        default=DEFAULT_SCENES,
+        help="synthetic scenes to calibrate on (a datasets.synth build's detect/images/val)",
+    )
+    parser.add_argument("--count", type=int, default=64, help="calibration scenes")
+    args = parser.parse_args(argv)
+    scenes = calibration_scenes(args.calibration, args.count)
+    if not scenes:
+        print(
+            f"error: no scenes in {args.calibration}: draw some first "
+            "(python -m datasets.synth --out datasets/build/synth25 --scenes 200 --seed 34)",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        meta_path = find_models(args.models)[0]
+        started = time.perf_counter()
+        note = (
+            f"the detector in int8 (vision/training/quantize.py: MinMax calibration on "
+            f"{len(scenes)} scenes of {args.calibration}), run for the second look only"
+        )
+        out = install_second_look(meta_path, scenes, note)
+    except ModelError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"{out} written in {time.perf_counter() - started:.0f} s; {meta_path.name} names it")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
