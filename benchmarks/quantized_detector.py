@@ -39,10 +39,9 @@ from benchmarks.threshold_sweep import (  # noqa: E402
     whole,
 )
 from vision import pipeline as pipeline_module  # noqa: E402
-from vision.models import find_models, load_info, onnx_session  # noqa: E402
+from vision.models import SECOND_LOOK_KEY, find_models, load_info, onnx_session  # noqa: E402
 from vision.training.quantize import (  # noqa: E402
     DEFAULT_SCENES,
-    SECOND_LOOK_KEY,
     calibration_scenes,
     quantize_detector,
 )

@@ -107,17 +107,21 @@ def onnx_session(path: Path, threads: int | None = None) -> Any:
     return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
+# The detector metadata key naming the network its second look runs (vision/pipeline.py).
+SECOND_LOOK_KEY = "second_look_onnx"
+
+
 def second_look_info(info: ModelInfo) -> ModelInfo | None:
     """The network a detector's second look runs, where its metadata names one
-    (``second_look_onnx``: the same detector in int8, vision/training/quantize.py), as the
+    (``SECOND_LOOK_KEY``: the same detector in int8, vision/training/quantize.py), as the
     detector's own metadata with that file; None where it names none."""
-    name = info.metadata.get("second_look_onnx")
+    name = info.metadata.get(SECOND_LOOK_KEY)
     if not name:
         return None
     path = info.onnx_path.parent / str(name)
     if not path.exists():
         raise ModelError(
-            f"model file {str(path)!r} named by {info.name}'s second_look_onnx is missing"
+            f"model file {str(path)!r} named by {info.name}'s {SECOND_LOOK_KEY} is missing"
         )
     return replace(info, onnx_path=path)
 

@@ -31,9 +31,8 @@ from vision.boxes import letterbox
 from vision.crops import to_batch
 from vision.errors import ModelError
 from vision.images import load_image
-from vision.models import ModelInfo, find_models, load_info
+from vision.models import SECOND_LOOK_KEY, ModelInfo, find_models, load_info
 
-SECOND_LOOK_KEY = "second_look_onnx"
 DEFAULT_SCENES = Path("datasets/build/synth25/detect/images/val")
 
 
