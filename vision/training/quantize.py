@@ -1,6 +1,6 @@
 """The detector in 8-bit integers, for its second look: half the time of a look on a CPU.
 
-    python -m vision.training.quantize [--models models]
+    python -m vision.training.quantize [--models models] [--variant xiangqi]
         [--calibration datasets/build/synth25/detect/images/val] [--count 64]
 
 onnxruntime's static quantization (QDQ: weights per channel in int8, activations in uint8),
@@ -131,6 +131,9 @@ def main(argv: list[str] | None = None) -> int:
         help="synthetic scenes to calibrate on (a datasets.synth build's detect/images/val)",
     )
     parser.add_argument("--count", type=int, default=64, help="calibration scenes")
+    parser.add_argument(
+        "--variant", help="the detector the folder names for this rule set's tables (xiangqi)"
+    )
     args = parser.parse_args(argv)
     scenes = calibration_scenes(args.calibration, args.count)
     if not scenes:
@@ -141,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     try:
-        meta_path = find_models(args.models)[0]
+        meta_path = find_models(args.models, args.variant)[0]
         started = time.perf_counter()
         note = (
             f"the detector in int8 (vision/training/quantize.py: MinMax calibration on "
