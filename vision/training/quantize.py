@@ -154,6 +154,12 @@ def main(argv: list[str] | None = None) -> int:
     except ModelError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except ImportError as error:  # onnx comes with the train extra, not the Pi's runtime
+        print(
+            f"error: {error.name or error} is not installed: pip install -e '.[train]'",
+            file=sys.stderr,
+        )
+        return 2
     print(f"{out} written in {time.perf_counter() - started:.0f} s; {meta_path.name} names it")
     return 0
 
