@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -124,3 +125,17 @@ def test_no_calibration_scenes_is_a_one_line_error(tmp_path: Path, capsys) -> No
     assert main(["--models", str(_models_copy(tmp_path)), "--calibration", str(tmp_path)]) == 2
     error = capsys.readouterr().err
     assert error.startswith("error: no scenes in") and error.count("\n") == 1
+
+
+def test_without_onnx_a_one_line_error_says_what_to_install(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setitem(sys.modules, "onnx", None)  # as on a Pi with the runtime alone
+    scenes = tmp_path / "scenes"
+    scenes.mkdir()
+    shutil.copy(PHOTOS / "taiwan-pinghu.jpg", scenes / "scene.jpg")
+    models = _models_copy(tmp_path)
+    assert main(["--models", str(models), "--calibration", str(scenes)]) == 2
+    error = capsys.readouterr().err
+    assert error == "error: onnx is not installed: pip install -e '.[train]'\n"
+    assert "second_look_onnx" in json.loads((models / "tile-detector.json").read_text())
