@@ -39,6 +39,7 @@ from benchmarks.threshold_sweep import (  # noqa: E402
     whole,
 )
 from vision import pipeline as pipeline_module  # noqa: E402
+from vision.errors import ModelError  # noqa: E402
 from vision.models import SECOND_LOOK_KEY, find_models, load_info, onnx_session  # noqa: E402
 from vision.training.quantize import (  # noqa: E402
     DEFAULT_SCENES,
@@ -74,13 +75,10 @@ def main() -> int:
     parser.add_argument("--method", default="MinMax", choices=("MinMax", "Entropy", "Percentile"))
     add_photo_arguments(parser)
     args = parser.parse_args()
-    images = calibration_scenes(args.calibration, args.count)
-    if not images:
-        print(
-            f"error: no scenes in {args.calibration}: draw some first "
-            "(python -m datasets.synth --out datasets/build/synth25 --scenes 200 --seed 34)",
-            file=sys.stderr,
-        )
+    try:
+        images = calibration_scenes(args.calibration, args.count)
+    except ModelError as error:
+        print(f"error: {error}", file=sys.stderr)
         return 2
     detector_meta = find_models(args.models)[0]
     info = load_info(detector_meta)
@@ -96,13 +94,11 @@ def main() -> int:
                 copies[name],
                 ignore=shutil.ignore_patterns("*.pt", "previous", "candidates"),
             )
-        meta = copies["float"] / detector_meta.name
-        meta.write_text(json.dumps({**info.metadata, SECOND_LOOK_KEY: None}))
+            (copies[name] / detector_meta.name).write_text(
+                json.dumps({**info.metadata, SECOND_LOOK_KEY: None})
+            )
         started = time.perf_counter()
         quantize_detector(info, copies["int8"] / info.onnx_path.name, images, args.method)
-        (copies["int8"] / detector_meta.name).write_text(
-            json.dumps({**info.metadata, SECOND_LOOK_KEY: None})
-        )
         print(
             f"{info.name} quantized in {time.perf_counter() - started:.0f} s "
             f"({args.method}, {len(images)} scenes from {args.calibration})"

@@ -8,6 +8,7 @@ batch. A single-stage detector (classes that are tile codes) reads tiles without
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -750,28 +751,25 @@ def _session(meta: Path, threads: int | None) -> OnnxModel:
     """One model's session, shared by every pipeline that reads with it (a rule set's own
     detector comes with the folder's readers, not with copies of them) while its metadata file
     is unchanged."""
-    key = (threads, str(meta.resolve()))
-    mtime = _mtime(meta)
-    cached = _SESSIONS.get(key)
-    if cached is not None and cached[0] == mtime:
-        return cached[1]
-    model = OnnxModel(load_info(meta), threads)
-    _SESSIONS[key] = (mtime, model)
-    return model
+    return _shared(meta, threads, "", lambda: load_info(meta))
 
 
 def _second_look_session(meta: Path, detector: OnnxModel, threads: int | None) -> OnnxModel | None:
     """The session of the network the detector's metadata names for its second look, if any,
     shared as ``_session`` shares the detector's."""
     info = second_look_info(detector.info)
-    if info is None:
-        return None
-    key = (threads, f"{meta.resolve()}#second_look")
+    return None if info is None else _shared(meta, threads, "#second_look", lambda: info)
+
+
+def _shared(meta: Path, threads: int | None, part: str, info: Callable[[], ModelInfo]) -> OnnxModel:
+    """The session of ``meta`` (``part``: which of its networks), made from ``info()`` once and
+    kept while the metadata file is unchanged."""
+    key = (threads, f"{meta.resolve()}{part}")
     mtime = _mtime(meta)
     cached = _SESSIONS.get(key)
     if cached is not None and cached[0] == mtime:
         return cached[1]
-    model = OnnxModel(info, threads)
+    model = OnnxModel(info(), threads)
     _SESSIONS[key] = (mtime, model)
     return model
 

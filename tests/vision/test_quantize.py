@@ -76,6 +76,15 @@ def _models_copy(tmp_path: Path) -> Path:
     return copy
 
 
+def _unnamed_second_look(models: Path) -> dict[str, object]:
+    """Take ``second_look_onnx`` out of the folder's detector metadata; returns what is left."""
+    meta = models / "tile-detector.json"
+    data = json.loads(meta.read_text())
+    del data["second_look_onnx"]
+    meta.write_text(json.dumps(data))
+    return data  # type: ignore[no-any-return]
+
+
 def test_the_shipped_detector_names_its_second_look() -> None:
     pipeline = load_pipeline(REPO / "models", threads=1)
     assert pipeline.second_look is not pipeline.detector
@@ -87,10 +96,7 @@ def test_the_shipped_detector_names_its_second_look() -> None:
 
 def test_a_detector_naming_none_looks_twice_with_itself(tmp_path: Path) -> None:
     models = _models_copy(tmp_path)
-    meta = models / "tile-detector.json"
-    data = json.loads(meta.read_text())
-    del data["second_look_onnx"]
-    meta.write_text(json.dumps(data))
+    _unnamed_second_look(models)
     pipeline = load_pipeline(models, threads=1)
     assert pipeline.second_look is pipeline.detector
 
@@ -106,10 +112,8 @@ def test_a_missing_second_look_file_is_a_one_line_error(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_installing_names_the_int8_file_in_the_metadata(tmp_path: Path) -> None:
     models = _models_copy(tmp_path)
+    data = _unnamed_second_look(models)
     meta = models / "tile-detector.json"
-    data = json.loads(meta.read_text())
-    del data["second_look_onnx"]
-    meta.write_text(json.dumps(data))
     (models / "tile-detector.int8.onnx").unlink()
     out = install_second_look(meta, sorted(PHOTOS.glob("*.jpg"))[:1], "test")
     assert out == models / "tile-detector.int8.onnx" and out.exists()

@@ -53,8 +53,14 @@ def float_decoding(node_names: list[str]) -> list[str]:
 
 
 def calibration_scenes(folder: Path, count: int) -> list[Path]:
-    """``count`` of the scenes in ``folder``, the same ones each time (shuffled by seed 0)."""
+    """``count`` of the scenes in ``folder``, the same ones each time (shuffled by seed 0); a
+    folder with none is a ModelError saying how to draw some."""
     scenes = sorted(folder.glob("*.jpg"))
+    if not scenes:
+        raise ModelError(
+            f"no scenes in {folder}: draw some first "
+            "(python -m datasets.synth --out datasets/build/synth25 --scenes 200 --seed 34)"
+        )
     random.Random(0).shuffle(scenes)
     return scenes[:count]
 
@@ -135,15 +141,8 @@ def main(argv: list[str] | None = None) -> int:
         "--variant", help="the detector the folder names for this rule set's tables (xiangqi)"
     )
     args = parser.parse_args(argv)
-    scenes = calibration_scenes(args.calibration, args.count)
-    if not scenes:
-        print(
-            f"error: no scenes in {args.calibration}: draw some first "
-            "(python -m datasets.synth --out datasets/build/synth25 --scenes 200 --seed 34)",
-            file=sys.stderr,
-        )
-        return 2
     try:
+        scenes = calibration_scenes(args.calibration, args.count)
         meta_path = find_models(args.models, args.variant)[0]
         started = time.perf_counter()
         note = (
