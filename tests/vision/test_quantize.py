@@ -19,7 +19,13 @@ from vision.boxes import iou_matrix
 from vision.errors import ModelError
 from vision.models import OnnxModel, find_models, load_info, second_look_info
 from vision.pipeline import load_pipeline
-from vision.training.quantize import float_decoding, install_second_look, main, quantize_detector
+from vision.training.quantize import (
+    float_decoding,
+    install_second_look,
+    main,
+    quantize_detector,
+    validation_folder,
+)
 
 PHOTOS = REPO / "examples" / "photos"
 HEAD_NAMES = [
@@ -143,3 +149,84 @@ def test_without_onnx_a_one_line_error_says_what_to_install(
     error = capsys.readouterr().err
     assert error == "error: onnx is not installed: pip install -e '.[train]'\n"
     assert "second_look_onnx" in json.loads((models / "tile-detector.json").read_text())
+
+
+@pytest.mark.parametrize(
+    ("yaml_text", "expected"),
+    [
+        ("path: {root}/scenes\nval: images/val\n", "{root}/scenes/images/val"),
+        ("path: scenes\nval: images/val\n", "{root}/scenes/images/val"),  # beside the yaml
+        ("val: [images/val, more/val]\n", "{root}/images/val"),  # no path: the yaml's folder
+    ],
+)
+def test_a_detector_calibrates_on_its_datas_validation_scenes(
+    tmp_path: Path, yaml_text: str, expected: str
+) -> None:
+    data = tmp_path / "data.yaml"
+    data.write_text(yaml_text.format(root=tmp_path))
+    assert validation_folder(data) == Path(expected.format(root=tmp_path))
+
+
+def test_data_naming_no_validation_scenes_is_a_model_error(tmp_path: Path) -> None:
+    data = tmp_path / "data.yaml"
+    data.write_text("train: images/train\n")
+    with pytest.raises(ModelError, match="names no validation images"):
+        validation_folder(data)
+
+
+def _detector_soup(tmp_path: Path, monkeypatch, capsys, scenes: Path):  # type: ignore[no-untyped-def]
+    """``tilescore train detector --soup`` of the shipped checkpoint with itself, in this
+    process, calibrating (no --data) on ``scenes``; returns the folder, stdout and stderr."""
+    from device.cli import main as tilescore_main
+
+    monkeypatch.setattr("vision.training.quantize.DEFAULT_SCENES", scenes)
+    out = tmp_path / "models"
+    checkpoint = str(REPO / "models" / "tile-detector.pt")
+    arguments = ["train", "detector", "--soup", checkpoint, checkpoint, "--out", str(out)]
+    assert tilescore_main([*arguments, "--json"]) == 0
+    printed = capsys.readouterr()
+    return out, printed.out, printed.err
+
+
+@pytest.mark.slow
+def test_a_detector_soup_comes_with_its_int8_second_look(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:  # type: ignore[no-untyped-def]
+    out, printed, _ = _detector_soup(tmp_path, monkeypatch, capsys, PHOTOS)
+    meta = json.loads(printed)  # stdout: the metadata as finally written, naming the int8 file
+    assert meta == json.loads((out / "tile-detector.json").read_text())
+    assert meta["second_look_onnx"] == "tile-detector.int8.onnx"
+    assert f"scenes of {PHOTOS}" in meta["second_look_note"]
+    second = second_look_info(load_info(out / "tile-detector.json"))
+    assert second is not None and second.onnx_path == out / "tile-detector.int8.onnx"
+    network = OnnxModel(second, threads=1)
+    assert np.isfinite(network.run(np.zeros((1, 3, 640, 640), np.float32))).all()
+
+
+@pytest.mark.slow
+def test_a_detector_soup_without_scenes_stays_in_float_and_says_why(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:  # type: ignore[no-untyped-def]
+    empty = tmp_path / "no-scenes"
+    empty.mkdir()
+    out, printed, errors = _detector_soup(tmp_path, monkeypatch, capsys, empty)
+    assert "second_look_onnx" not in json.loads(printed)
+    assert not (out / "tile-detector.int8.onnx").exists()
+    assert (out / "tile-detector.onnx").exists()  # the soup itself stands
+    warnings = [line for line in errors.splitlines() if line.startswith("warning:")]
+    assert warnings == [
+        f"warning: the second look stays in float: no scenes in {empty}: "
+        "draw some first (python -m datasets.synth --out datasets/build/synth25 "
+        "--scenes 200 --seed 34)"
+    ]
+
+
+def test_no_int8_is_for_the_detector_alone(tmp_path: Path) -> None:
+    from tests.cli_run import tilescore
+
+    result = tilescore("train", "classifier", "--no-int8", "--out", tmp_path / "models")
+    assert result.returncode == 2
+    assert result.stderr == (
+        "error: --no-int8 is for the detector: only its second look runs in int8\n"
+    )
+    assert not (tmp_path / "models").exists()

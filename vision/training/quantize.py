@@ -3,6 +3,9 @@
     python -m vision.training.quantize [--models models] [--variant xiangqi]
         [--calibration datasets/build/synth25/detect/images/val] [--count 64]
 
+``tilescore train detector`` (and a detector ``--soup``) runs it on the model it writes, calibrated
+on its data's validation scenes (``quantize_trained``), unless ``--no-int8``.
+
 onnxruntime's static quantization (QDQ: weights per channel in int8, activations in uint8),
 calibrated on synthetic scenes letterboxed as the pipeline letterboxes a photo, never on the real
 photos the pair is judged on. The head's decoding (the last module's reshapes, distribution-to-box
@@ -34,6 +37,27 @@ from vision.images import load_image
 from vision.models import SECOND_LOOK_KEY, ModelInfo, find_models, load_info
 
 DEFAULT_SCENES = Path("datasets/build/synth25/detect/images/val")
+SCENE_SUFFIXES = (".jpg", ".png")
+
+
+def validation_folder(data_yaml: Path) -> Path:
+    """The validation images of a YOLO detect dataset (``path`` joined with ``val``; the first,
+    where ``val`` lists several): the scenes a detector trained on it is calibrated on."""
+    import yaml  # type: ignore[import-untyped]  # no stubs installed; ultralytics brings it
+
+    try:
+        spec = yaml.safe_load(data_yaml.read_text())
+    except (OSError, yaml.YAMLError) as error:
+        raise ModelError(f"cannot read {data_yaml}: {error}") from None
+    val = spec.get("val") if isinstance(spec, dict) else None
+    if isinstance(val, list):
+        val = val[0] if val else None
+    if not isinstance(val, str):
+        raise ModelError(f"{data_yaml} names no validation images (val:)")
+    root = Path(spec.get("path") or data_yaml.parent)
+    if not root.is_absolute():
+        root = data_yaml.parent / root
+    return root / val
 
 
 def float_decoding(node_names: list[str]) -> list[str]:
@@ -55,7 +79,7 @@ def float_decoding(node_names: list[str]) -> list[str]:
 def calibration_scenes(folder: Path, count: int) -> list[Path]:
     """``count`` of the scenes in ``folder``, the same ones each time (shuffled by seed 0); a
     folder with none is a ModelError saying how to draw some."""
-    scenes = sorted(folder.glob("*.jpg"))
+    scenes = sorted(path for suffix in SCENE_SUFFIXES for path in folder.glob(f"*{suffix}"))
     if not scenes:
         raise ModelError(
             f"no scenes in {folder}: draw some first "
@@ -127,6 +151,23 @@ def install_second_look(meta_path: Path, scenes: list[Path], note: str) -> Path:
     return out
 
 
+def quantize_trained(meta_path: Path, data_yaml: Path | None, count: int = 64) -> Path:
+    """After ``train detector`` or a detector soup: the int8 second look of the detector
+    ``meta_path`` describes, calibrated on ``count`` of its training data's validation scenes
+    (``data_yaml``; the default scenes where none is given, as for a soup without --data)."""
+    folder = validation_folder(data_yaml) if data_yaml is not None else DEFAULT_SCENES
+    scenes = calibration_scenes(folder, count)
+    return install_second_look(meta_path, scenes, calibration_note(scenes, folder))
+
+
+def calibration_note(scenes: list[Path], folder: Path) -> str:
+    """The metadata's ``second_look_note``: how the int8 file was made."""
+    return (
+        f"the detector in int8 (vision/training/quantize.py: MinMax calibration on "
+        f"{len(scenes)} scenes of {folder}), run for the second look only"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--models", type=Path, default=Path("models"))
@@ -145,11 +186,7 @@ def main(argv: list[str] | None = None) -> int:
         scenes = calibration_scenes(args.calibration, args.count)
         meta_path = find_models(args.models, args.variant)[0]
         started = time.perf_counter()
-        note = (
-            f"the detector in int8 (vision/training/quantize.py: MinMax calibration on "
-            f"{len(scenes)} scenes of {args.calibration}), run for the second look only"
-        )
-        out = install_second_look(meta_path, scenes, note)
+        out = install_second_look(meta_path, scenes, calibration_note(scenes, args.calibration))
     except ModelError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
