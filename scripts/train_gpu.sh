@@ -127,11 +127,12 @@ lease() {  # seconds, folder: everything in one call that must end within those 
   # The rest of the budget trains, less what the last validation, the export and the packing take.
   local left=$((budget - (SECONDS - started) - ${TAIL_SECONDS:-70}))
   [ "$left" -gt 60 ] || { echo "no time left to train"; return 1; }
-  # TRAIN_OPTIONS: more train arguments, e.g. "--lr0 0.0002"
+  # TRAIN_OPTIONS: more train arguments, e.g. "--lr0 0.0002". No int8 copy there: the lease's
+  # seconds train, and the detector that ships is made here (--soup, or quantize) with its own.
   # shellcheck disable=SC2086
   "$PY" -m device.cli train detector --data "$WORK/synth/detect/data.yaml" \
     --resume-from models/tile-detector.pt --device "${DEVICE:-0}" --cache --batch 64 \
-    --workers "$(($(nproc) - 2))" --save-period "${SAVE_PERIOD:-2}" ${TRAIN_OPTIONS:-} \
+    --workers "$(($(nproc) - 2))" --save-period "${SAVE_PERIOD:-2}" --no-int8 ${TRAIN_OPTIONS:-} \
     --hours "$("$PY" -c "print(round($left / 3600, 4))")" --out "$WORK/models" \
     >"$WORK/detector.log" 2>&1
   echo "training ended (status $?) at $((SECONDS - started)) s"
@@ -257,7 +258,8 @@ case ${1:-} in
     mkdir -p "$WORK"
     nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
     build_scenes || exit 1
-    train detector detector --data "$WORK/synth/detect/data.yaml" --imgsz 640 --batch 64 --workers 7
+    train detector detector --data "$WORK/synth/detect/data.yaml" --imgsz 640 --batch 64 --workers 7 \
+      --no-int8
     train classifier classifier --data "$WORK/synth/classify" --imgsz 96 --batch 256 --workers 4
     train baseline baseline --data "$WORK/synth/detect-codes/data.yaml" --imgsz 640 --batch 64 \
       --workers 4
