@@ -63,6 +63,43 @@ class PhotoResult:
     def missed_names(self) -> list[str]:
         return [self.labels[li].name for li in self.missed]
 
+    @property
+    def asked(self) -> int:
+        """Boxes flagged low confidence (on a labelled tile or extra): the display's questions."""
+        return sum(self.predictions[pi].low_confidence for pi in self._judged)
+
+    @property
+    def asked_right(self) -> int:
+        """Questions about tiles read right: a tap to confirm, nothing to mend."""
+        return sum(
+            self.predictions[pi].low_confidence
+            for li, pi in self.pairs
+            if _reads_right(self.labels[li], self.predictions[pi])
+        )
+
+    @property
+    def unasked_misreads(self) -> int:
+        """Tiles read wrong with no flag: a wrong count nobody is asked to check."""
+        return sum(
+            not self.predictions[pi].low_confidence
+            for li, pi in self.pairs
+            if not _reads_right(self.labels[li], self.predictions[pi])
+        )
+
+    @property
+    def unasked_extra(self) -> int:
+        return sum(not self.predictions[pi].low_confidence for pi in self.extra)
+
+    @property
+    def right_or_asked(self) -> bool:
+        """Every tile found, and every wrong read and extra box flagged: a photo the player
+        gets right by answering the display's questions."""
+        return not self.missed and not self.unasked_misreads and not self.unasked_extra
+
+    @property
+    def _judged(self) -> list[int]:
+        return [pi for _, pi in self.pairs] + list(self.extra)
+
 
 def _reads_right(label: LabelledTile, prediction: Detection) -> bool:
     if label.face_down or prediction.face_down:
@@ -167,6 +204,22 @@ class Evaluation:
         return _ratio(sum(p.right for p in self.photos), sum(len(p.pairs) for p in self.photos))
 
     @property
+    def right_or_asked_accuracy(self) -> float:
+        """Photos read right or with every mistake questioned (PhotoResult.right_or_asked)."""
+        return _ratio(sum(p.right_or_asked for p in self.photos), len(self.photos))
+
+    def questions(self) -> dict[str, int]:
+        """What the display asks and what it lets pass: the flagged boxes, the flagged ones read
+        right, and the misreads and extra boxes with no flag."""
+        return {
+            "asked": sum(p.asked for p in self.photos),
+            "asked_right": sum(p.asked_right for p in self.photos),
+            "unasked_misreads": sum(p.unasked_misreads for p in self.photos),
+            "unasked_extra": sum(p.unasked_extra for p in self.photos),
+            "photos_right_or_asked": sum(p.right_or_asked for p in self.photos),
+        }
+
+    @property
     def rotation_accuracy(self) -> float:
         pairs = [(p.labels[li], p.predictions[pi]) for p in self.photos for li, pi in p.pairs]
         return _ratio(sum(label.rotated == pred.rotated for label, pred in pairs), len(pairs))
@@ -242,6 +295,8 @@ class Evaluation:
             "detection_precision": round(self.detection_precision, 4),
             "reading_accuracy": round(self.reading_accuracy, 4),
             "rotation_accuracy": round(self.rotation_accuracy, 4),
+            "right_or_asked_accuracy": round(self.right_or_asked_accuracy, 4),
+            "questions": self.questions(),
             "mean_timing_ms": self.mean_ms(),
             "per_class": {
                 c.name: {
@@ -261,6 +316,8 @@ class Evaluation:
                     "missed": len(p.missed),
                     "extra": len(p.extra),
                     "all_right": p.all_right,
+                    "asked": p.asked,
+                    "right_or_asked": p.right_or_asked,
                     "wrong": [list(pair) for pair in p.misreads],
                     "missed_tiles": p.missed_names,
                 }

@@ -241,7 +241,9 @@ def _saved_detection(tile: dict[str, object], red_fives: bool = True) -> Detecti
         classifier_confidence=1.0,
         face_down=bool(tile.get("face_down", False)),
         rotated=bool(tile.get("rotated", False)),
-        low_confidence=confidence < LOW_CONFIDENCE,
+        # The flag as the reader saved it (it also flags reads it moved to fit the set);
+        # worked out from the confidence for JSON from before the flag.
+        low_confidence=bool(tile.get("low_confidence", confidence < LOW_CONFIDENCE)),
     )
 
 
@@ -306,6 +308,7 @@ def format_report(evaluation: Evaluation) -> str:
         f"detection precision:  {evaluation.detection_precision:7.1%}",
         f"reading accuracy:     {evaluation.reading_accuracy:7.1%}   (of the tiles found)",
         f"rotation accuracy:    {evaluation.rotation_accuracy:7.1%}",
+        *_question_lines(evaluation),
         "mean ms: " + ", ".join(f"{k} {v:.0f}" for k, v in evaluation.mean_ms().items()),
         "",
         f"{'class':<8}{'labelled':>9}{'read':>7}{'right':>7}{'precision':>11}{'recall':>8}",
@@ -325,6 +328,21 @@ def format_report(evaluation: Evaluation) -> str:
                 f"{len(p.extra)} extra{_what_went_wrong(p)}"
             )
     return "\n".join(lines)
+
+
+def _question_lines(evaluation: Evaluation) -> list[str]:
+    """What the display would ask (reads flagged low confidence) and what it lets pass."""
+    asked = evaluation.questions()
+    per_photo = asked["asked"] / max(len(evaluation.photos), 1)
+    missed = sum(len(p.missed) for p in evaluation.photos)
+    return [
+        f"right or asked:       {evaluation.right_or_asked_accuracy:7.1%}   (photos with every "
+        "tile found and every mistake flagged for a person to confirm)",
+        f"questions:            {asked['asked']:7d}   ({per_photo:.1f} a photo; "
+        f"{asked['asked_right']} of them read right)",
+        f"not asked:            {asked['unasked_misreads']:7d}   misreads, "
+        f"{asked['unasked_extra']} extra boxes, {missed} tiles missed",
+    ]
 
 
 def _what_went_wrong(photo: PhotoResult) -> str:

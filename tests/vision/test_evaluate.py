@@ -20,9 +20,9 @@ def tile(code, x, face_down=False, rotated=False):
     return LabelledTile(code, (x, 0, x + 10, 14), face_down, rotated)
 
 
-def seen(code, x, confidence=0.9, face_down=False, dy=0.0):
+def seen(code, x, confidence=0.9, face_down=False, dy=0.0, asked=False):
     box = (x, dy, x + 10, 14 + dy)
-    return Detection(code, box, confidence, confidence, 1.0, face_down, False, False)
+    return Detection(code, box, confidence, confidence, 1.0, face_down, False, asked)
 
 
 def test_matching_and_every_metric():
@@ -81,6 +81,42 @@ def test_the_report_names_each_photos_mistakes():
         ": missed 9s, missed 5z, missed 1s"
     )
     assert Evaluation((result,)).to_json()["per_photo"][0]["missed_tiles"] == ["5z"]
+
+
+def test_questions_count_what_the_display_asks_and_what_it_lets_pass():
+    truth = label(tile("9s", 0), tile("1s", 20), tile("5z", 40), tile("2p", 60))
+    asked_wrong = seen("8p", 20, asked=True)
+    everything_asked = [seen("9s", 0), asked_wrong, seen("5z", 40, asked=True), seen("2p", 60)]
+    right_or_asked = match_photo(truth, [*everything_asked, seen("7z", 80, asked=True)])
+    assert right_or_asked.right_or_asked and not right_or_asked.all_right
+    assert (right_or_asked.asked, right_or_asked.asked_right) == (3, 1)  # 8p?, 5z?, the extra 7z?
+    silent = match_photo(truth, [seen("6s", 0), asked_wrong, seen("5z", 40), seen("3s", 90)])
+    assert (silent.unasked_misreads, silent.unasked_extra) == (1, 1)  # 6s and the extra 3s
+    assert not silent.right_or_asked
+    missed = match_photo(truth, everything_asked[:3])  # 2p not found: no flag can ask about it
+    assert not missed.right_or_asked and missed.unasked_misreads == 0
+    evaluation = Evaluation((right_or_asked, silent, missed))
+    assert evaluation.right_or_asked_accuracy == pytest.approx(1 / 3)
+    assert evaluation.questions() == {
+        "asked": 3 + 1 + 2,
+        "asked_right": 1 + 0 + 1,
+        "unasked_misreads": 1,
+        "unasked_extra": 1,
+        "photos_right_or_asked": 1,
+    }
+    report = evaluation.to_json()
+    assert report["questions"]["asked"] == 6
+    assert [p["right_or_asked"] for p in report["per_photo"]] == [True, False, False]
+
+
+def test_saved_predictions_keep_the_readers_flag():
+    from vision.evaluate_cli import _saved_detection
+
+    box = [0, 0, 10, 14]
+    moved = {"code": "2m", "box": box, "confidence": 0.8, "low_confidence": True}
+    assert _saved_detection(moved).low_confidence  # a read moved to fit the set: flagged, 0.8
+    assert _saved_detection({"code": "2m", "box": box, "confidence": 0.3}).low_confidence
+    assert not _saved_detection({"code": "2m", "box": box, "confidence": 0.8}).low_confidence
 
 
 def test_each_label_is_matched_once_best_prediction_first():
