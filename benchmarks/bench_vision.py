@@ -45,7 +45,16 @@ from vision.pipeline import load_pipeline  # noqa: E402
 SHARED_PHOTOS = Path("/work/shared/data/real-photos-unlabeled")
 LONG_SIDE, SHORT_SIDE = 4000, 3000
 PI5_FACTOR = 4.0
-STAGES = ("decode", "letterbox", "detector", "nms", "crops", "classifier", "total")
+STAGES = (
+    "decode",
+    "letterbox",
+    "detector",
+    "nms",
+    "crops",
+    "classifier",
+    "second_opinion",
+    "total",
+)
 
 REFERENCE_SCRIPT = r"""
 import json, sys, time

@@ -5,9 +5,10 @@
 A read flagged low confidence is kept and questioned ("1s or 8p?"); a wrong read with no flag is
 a wrong count nobody is asked to check. The labelled photos are read once; each row flags the
 same reads again by another rule, after the fact: as the reader flags them (the combined
-confidence under ``LOW_CONFIDENCE``, and reads it moved to fit the set), the combined confidence
-under another line, or the classifier's own probability under a line with the detector's score
-under another. Columns: questions (flagged boxes, a photo), of them read right (a tap to
+confidence under ``LOW_CONFIDENCE``, reads it moved to fit the set, and tiles the folder's second
+opinion reads as another tile, vision/second_opinion.py), the combined confidence under another
+line, or the classifier's own probability under a line with the detector's score under another
+(the rules after the first leave the second opinion out). Columns: questions (flagged boxes, a photo), of them read right (a tap to
 confirm), misreads and extra boxes with no flag, and the photos right or with every mistake asked
 (every tile found), all and in the halves (even and odd positions, as threshold_sweep.py): choose
 on the even half. Missed tiles no flag can ask about; the count is the same in every row.
@@ -36,9 +37,13 @@ PRODUCT_LINES = (0.3, 0.5, 0.6, 0.7, 0.8)
 CLASSIFIER_LINES = ((0.8, 0.2), (0.9, 0.2), (0.95, 0.2), (0.98, 0.1), (0.98, 0.3))
 
 
-def rules() -> list[tuple[str, Rule | None]]:
-    """(row name, flag rule); None keeps the reader's own flags."""
-    made: list[tuple[str, Rule | None]] = [(f"as shipped (confidence < {LOW_CONFIDENCE})", None)]
+def rules(second_opinion: bool) -> list[tuple[str, Rule | None]]:
+    """(row name, flag rule); None keeps the reader's own flags (with ``second_opinion``, also
+    where the folder's second classifier reads another tile; the other rows do without it)."""
+    shipped = f"as shipped (confidence < {LOW_CONFIDENCE}" + (
+        ", or a second opinion)" if second_opinion else ")"
+    )
+    made: list[tuple[str, Rule | None]] = [(shipped, None)]
     for line in PRODUCT_LINES:
         made.append((f"confidence < {line}", lambda d, line=line: d.confidence < line))
     for classifier, detector in CLASSIFIER_LINES:
@@ -95,7 +100,7 @@ def main() -> int:
         f"{len(results)} photos, {sum(len(r.labels) for r in results)} labelled tiles, "
         f"{missed} missed (no flag asks about them)"
     )
-    names = rules()
+    names = rules(reader.second_opinion is not None)
     width = max(len(name) for name, _ in names)
     print(
         f"{'flagged when':>{width}} | asked /pht. right | not asked: misread extra | "

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import cv2
 import numpy as np
 
 from vision.images import to_model_colours
+
+if TYPE_CHECKING:
+    from vision.models import OnnxModel
 
 
 def crop_upright(
@@ -41,3 +46,15 @@ def to_batch(images_bgr: list[np.ndarray], scale: float, channel_order: str = "R
     batch = np.stack([to_model_colours(i, channel_order) for i in images_bgr]).astype(np.float32)
     batch *= np.float32(scale)
     return np.ascontiguousarray(batch.transpose(0, 3, 1, 2))
+
+
+def read_crops(model: OnnxModel, crops: list[np.ndarray]) -> np.ndarray:
+    """One classifier's probabilities for the crops, in one batch."""
+    info = model.info
+    if not crops:
+        return np.zeros((0, len(info.classes)), np.float32)
+    batch = to_batch(crops, info.scale, info.channel_order)
+    if model.dynamic_batch:
+        return model.run(batch)
+    # A static batch of one: one call per tile (slower; export with dynamic=True instead).
+    return np.concatenate([model.run(batch[i : i + 1]) for i in range(len(batch))])

@@ -254,10 +254,21 @@ def _variant_detectors(models_dir: Path, named: dict[str, Any]) -> dict[str, Pat
     return found
 
 
+def second_opinion_file(models_dir: Path) -> Path | None:
+    """The metadata of the classifier ``models/default.json`` names as the classifier's second
+    opinion (``"second_opinion"``), or None: a classifier trained apart whose different read of
+    a tile flags it for a person to confirm (vision/second_opinion.py)."""
+    return _named_file(models_dir, _default(models_dir), "second_opinion")
+
+
 def _piece_reader(models_dir: Path, named: dict[str, Any]) -> Path | None:
-    name = named.get("pieces")
+    return _named_file(models_dir, named, "pieces")
+
+
+def _named_file(models_dir: Path, named: dict[str, Any], key: str) -> Path | None:
+    name = named.get(key)
     if name is not None and not isinstance(name, str):
-        raise ModelError(f"{str(models_dir / DEFAULT_FILE)!r}: pieces must name a file")
+        raise ModelError(f"{str(models_dir / DEFAULT_FILE)!r}: {key} must name a file")
     return models_dir / name if name else None
 
 

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.boxes import clip_boxes, decode_yolo, grown, letterbox, nms, to_original
-from vision.crops import crop_upright, to_batch
+from vision.crops import crop_upright, read_crops, to_batch
 from vision.detection import LOW_CONFIDENCE, Detection, PhotoReading, reading_order
 from vision.errors import ModelError
 from vision.face_colour import (
@@ -36,8 +36,10 @@ from vision.models import (
     find_models,
     load_info,
     second_look_info,
+    second_opinion_file,
 )
 from vision.out_of_scale import out_of_scale
+from vision.second_opinion import question
 from vision.set_counts import surplus_reads
 from vision.tile_sets import UNSAID_BACKS, Backs, plain_five
 from vision.weak_boxes import READ_AT_LEAST, beside_confident, inside_surer
@@ -93,6 +95,7 @@ class TilePipeline:
         classifier: OnnxModel | None,
         pieces: OnnxModel | None = None,
         second_look: OnnxModel | None = None,
+        second_opinion: OnnxModel | None = None,
     ) -> None:
         if detector.info.task != "detect":
             raise ModelError(f"{detector.info.name} is not a detector (task {detector.info.task})")
@@ -101,7 +104,9 @@ class TilePipeline:
         if classifier is not None and classifier.info.task != "classify":
             raise ModelError(f"{classifier.info.name} is not a classifier")
         if pieces is not None:
-            _check_piece_reader(pieces, classifier)
+            _check_reader(pieces, classifier, "reads pieces")
+        if second_opinion is not None:
+            _check_reader(second_opinion, classifier, "is a second opinion")
         self.detector = detector
         # The network the second look runs: the detector in int8 where its metadata names one
         # (half the time of a look; in the second look's enlarged part it found as many tiles,
@@ -113,6 +118,9 @@ class TilePipeline:
         # synthetic scenes; one network fine-tuned on both read pieces as well but lost real
         # mahjong hands (docs/training.md, session 19), so a models folder may keep them apart.
         self.pieces = pieces
+        # A classifier trained apart that reads every face-up tile again; where it names another
+        # tile, the tile is flagged for a person to confirm (vision/second_opinion.py).
+        self.second_opinion = second_opinion
         self.detect_confidence = float(
             detector.info.metadata.get("detect_confidence", DETECT_CONFIDENCE)
         )
@@ -170,6 +178,8 @@ class TilePipeline:
             infos.append(self.classifier.info)
         if self.pieces is not None:
             infos.append(self.pieces.info)
+        if self.second_opinion is not None:
+            infos.append(self.second_opinion.info)
         return tuple(infos)
 
     def read(
@@ -192,6 +202,10 @@ class TilePipeline:
             ]
         else:
             tiles = self._classify(image, boxes, scores, kinds, timing, red_fives, backs)
+            if self.second_opinion is not None:
+                asked = time.perf_counter()
+                tiles = question(image, tiles, self.second_opinion, red_fives)
+                timing["second_opinion"] = _ms(asked)
         timing["total"] = _ms(start)
         return PhotoReading(reading_order(tuple(tiles)), timing)
 
@@ -506,11 +520,11 @@ class TilePipeline:
         marks, where the folder has one, and from the classifier for the rest."""
         assert self.classifier is not None
         if self.pieces is None or pieces is None or not any(pieces):
-            return _run(self.classifier, crops)
+            return read_crops(self.classifier, crops)
         marked = np.array(pieces)
         probabilities = np.zeros((len(crops), len(self.classifier.info.classes)), np.float32)
         for model, rows in ((self.classifier, ~marked), (self.pieces, marked)):
-            probabilities[rows] = _run(model, [crops[i] for i in np.flatnonzero(rows)])
+            probabilities[rows] = read_crops(model, [crops[i] for i in np.flatnonzero(rows)])
         return probabilities
 
     def _read_tile(
@@ -570,37 +584,26 @@ class TilePipeline:
         )
 
 
-def _run(model: OnnxModel, crops: list[np.ndarray]) -> np.ndarray:
-    """One classifier's probabilities for the crops, in one batch."""
-    info = model.info
-    if not crops:
-        return np.zeros((0, len(info.classes)), np.float32)
-    batch = to_batch(crops, info.scale, info.channel_order)
-    if model.dynamic_batch:
-        return model.run(batch)
-    # A static batch of one: one call per tile (slower; export with dynamic=True instead).
-    return np.concatenate([model.run(batch[i : i + 1]) for i in range(len(batch))])
-
-
-def _check_piece_reader(pieces: OnnxModel, classifier: OnnxModel | None) -> None:
-    """A piece reader stands in for the classifier on some boxes: it must be one, with the same
-    classes in the same order and the same input."""
+def _check_reader(reader: OnnxModel, classifier: OnnxModel | None, role: str) -> None:
+    """A piece reader stands in for the classifier on some boxes, and a second opinion reads
+    its tiles again: either must be a classifier with the same classes in the same order and
+    the same input. ``role`` says which, for the error."""
     if classifier is None:
-        raise ModelError(f"{pieces.info.name} reads pieces, but the folder names no classifier")
-    if pieces.info.task != "classify":
-        raise ModelError(f"{pieces.info.name} is not a classifier")
-    if [c.name for c in pieces.info.classes] != [c.name for c in classifier.info.classes]:
+        raise ModelError(f"{reader.info.name} {role}, but the folder names no classifier")
+    if reader.info.task != "classify":
+        raise ModelError(f"{reader.info.name} is not a classifier")
+    if [c.name for c in reader.info.classes] != [c.name for c in classifier.info.classes]:
         raise ModelError(
-            f"{pieces.info.name} reads other classes than {classifier.info.name}: "
-            "a piece reader must have the classifier's classes"
+            f"{reader.info.name} reads other classes than {classifier.info.name}: "
+            f"a reader that {role} must have the classifier's classes"
         )
-    if (pieces.info.input_size, pieces.info.scale, pieces.info.channel_order) != (
+    if (reader.info.input_size, reader.info.scale, reader.info.channel_order) != (
         classifier.info.input_size,
         classifier.info.scale,
         classifier.info.channel_order,
     ):
         raise ModelError(
-            f"{pieces.info.name} takes other crops than {classifier.info.name} "
+            f"{reader.info.name} takes other crops than {classifier.info.name} "
             "(input size or normalisation)"
         )
 
@@ -715,10 +718,12 @@ def load_pipeline(
     classifier_meta: Path | None = None,
     pieces_meta: Path | None = None,
     variant: str | None = None,
+    second_opinion_meta: Path | None = None,
 ) -> TilePipeline:
-    """The model pair named by ``models_dir/default.json`` (and its piece reader, if it names
-    one), or the given metadata files. ``variant`` is the rule set the photos are of: the
-    folder may name a detector for its tables (``vision.models.variant_detectors``).
+    """The model pair named by ``models_dir/default.json`` (and its piece reader and second
+    opinion, if it names them), or the given metadata files. ``variant`` is the rule set the
+    photos are of: the folder may name a detector for its tables
+    (``vision.models.variant_detectors``).
 
     Loaded once per process: a second call with the same files returns the same sessions, so the
     app, the CLI and the evaluator never hold two copies of a model. Once a metadata file
@@ -727,22 +732,27 @@ def load_pipeline(
     """
     if detector_meta is None:
         detector_meta, classifier_meta, pieces_meta = find_models(Path(models_dir), variant)
-    files = [Path(detector_meta)] + [Path(p) for p in (classifier_meta, pieces_meta) if p]
-    key = (threads, tuple(str(p.resolve()) for p in files))
+        second_opinion_meta = second_opinion_file(Path(models_dir))
+    named = (classifier_meta, pieces_meta, second_opinion_meta)
+    files = [Path(detector_meta)] + [Path(p) for p in named if p]
+    # Which file is which is part of the key: a piece reader is no second opinion.
+    key = (threads, tuple(str(p.resolve()) if p else "" for p in (detector_meta, *named)))
     mtimes = tuple(_mtime(p) for p in files)
     cached = _LOADED.get(key)
     if cached is not None and cached[0] == mtimes:
         return cached[1]
     detector = _session(Path(detector_meta), threads)
     second_look = _second_look_session(Path(detector_meta), detector, threads)
-    classifier = pieces = None
+    classifier = pieces = opinion = None
     if not detector.info.is_single_stage:
         if classifier_meta is None:
             raise ModelError(f"{detector.info.name} reads no tile codes and no classifier is named")
         classifier = _session(Path(classifier_meta), threads)
         if pieces_meta is not None:
             pieces = _session(Path(pieces_meta), threads)
-    pipeline = TilePipeline(detector, classifier, pieces, second_look)
+        if second_opinion_meta is not None:
+            opinion = _session(Path(second_opinion_meta), threads)
+    pipeline = TilePipeline(detector, classifier, pieces, second_look, opinion)
     _LOADED[key] = (mtimes, pipeline)
     return pipeline
 

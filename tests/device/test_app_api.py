@@ -12,6 +12,7 @@ from device.app.web import create_app
 
 REPO = Path(__file__).resolve().parents[2]
 PIECE_READER = ("piece-classifier.json", "piece-classifier.onnx")  # default.json names it
+SECOND_OPINION = ("tile-classifier-second.json", "tile-classifier-second.onnx")  # and it
 MODELS = REPO / "models"
 PHOTOS = REPO / "examples" / "photos"
 needs_models = pytest.mark.skipif(
@@ -588,7 +589,7 @@ def test_a_classifier_changed_on_disk_is_read_from_the_next_photo(tmp_path):
         "tile-detector.int8.onnx",
     ):
         shutil.copy(MODELS / name, models / name)
-    for name in ("tile-classifier.json", "tile-classifier.onnx") + PIECE_READER:
+    for name in ("tile-classifier.json", "tile-classifier.onnx", *PIECE_READER, *SECOND_OPINION):
         shutil.copy(MODELS / name, models / name)
     camera = tmp_path / "camera"
     camera.mkdir()

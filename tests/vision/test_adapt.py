@@ -22,6 +22,8 @@ MODEL_FILES = (
     "tile-detector.json",
     "tile-detector.onnx",
     "tile-detector.int8.onnx",
+    "tile-classifier-second.json",  # default.json names the second opinion: --adapt leaves it
+    "tile-classifier-second.onnx",
 )
 PIECE_FILES = (
     "piece-classifier.json",

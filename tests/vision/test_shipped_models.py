@@ -49,6 +49,7 @@ def test_the_shipped_piece_reader_stands_in_for_the_classifier_on_pieces() -> No
         "tile-detector",
         "tile-classifier",
         "piece-classifier",
+        "tile-classifier-second",  # the classifier's second opinion (test_second_opinion.py)
     ]
 
 
@@ -67,6 +68,7 @@ def test_a_xiangqi_table_reads_with_the_xiangqi_detector_and_the_same_readers() 
         "xiangqi-detector",
         "tile-classifier",
         "piece-classifier",
+        "tile-classifier-second",  # it asks about mahjong tiles only: none on a xiangqi table
     ]
     assert mahjong.detector.info.name == "tile-detector"
     assert xiangqi.classifier is mahjong.classifier and xiangqi.pieces is mahjong.pieces

@@ -1,0 +1,85 @@
+"""A second classifier's read of each face-up tile flags the tiles it reads otherwise
+(vision/second_opinion.py), on the known scene's synthetic models and on the shipped ones."""
+
+import json
+import shutil
+
+import pytest
+
+from tests.cli_run import REPO
+from tests.vision.onnx_fixtures import CLASSIFIER_NAMES, classifier_classes, colour_classifier
+from tests.vision.onnx_fixtures import write_metadata as write_model_metadata
+from tests.vision.scene import PIECE_RGB, RGB, scene_photo
+from vision.errors import ModelError
+from vision.pipeline import load_pipeline
+
+MAN, SOU, PIECE, BACK = (
+    (25, 50, 75, 125),
+    (100, 50, 200, 100),
+    (300, 50, 350, 100),
+    (225, 50, 275, 125),
+)
+
+
+def by_box(reading):
+    return {tuple(round(v, 3) for v in tile.box): tile for tile in reading.tiles}
+
+
+def with_second_opinion(models, folder, colours, names=CLASSIFIER_NAMES, size=32):
+    """The scene's models and a second classifier ``opn`` that reads ``colours``."""
+    shutil.copytree(models, folder)
+    colour_classifier(folder / "opn.onnx", colours, size, names=names)
+    write_model_metadata(folder, "opn", "classify", size, classifier_classes(names))
+    default = json.loads((folder / "default.json").read_text())
+    (folder / "default.json").write_text(json.dumps({**default, "second_opinion": "opn.json"}))
+    return folder
+
+
+def test_a_tile_read_otherwise_is_flagged_with_the_second_read_first(scene_models, tmp_path):
+    # The second reads 5m's red as 9m and agrees on 3s; it would read the piece's colour as a
+    # tile, but pieces are not its to judge.
+    colours = {"9m": RGB["5m"], "3s": RGB["3s"], "7z": RGB["7z"], "2p": RGB["2p"]}
+    pipeline = load_pipeline(with_second_opinion(scene_models, tmp_path / "m", colours))
+    assert [m.name for m in pipeline.models] == ["det", "cls", "opn"]
+    reading = pipeline.read(scene_photo())
+    tiles, alone = by_box(reading), by_box(load_pipeline(scene_models).read(scene_photo()))
+    man = tiles[MAN]
+    assert (man.code, man.low_confidence) == ("5m", True)  # the first read stands, questioned
+    assert man.alternatives[0][0] == "9m" and man.alternatives[0][1] > 0.9
+    assert man.confidence == alone[MAN].confidence  # no score changes
+    assert not alone[MAN].low_confidence
+    for box in (SOU, PIECE, BACK):  # agreed, a piece, a back: as read alone
+        assert tiles[box] == alone[box]
+    assert "second_opinion" in reading.timing_ms
+
+
+def test_red_fives_are_folded_as_the_first_reads_are(scene_models, tmp_path):
+    pipeline = load_pipeline(with_second_opinion(scene_models, tmp_path / "m", {"0m": RGB["5m"]}))
+    assert by_box(pipeline.read(scene_photo()))[MAN].alternatives[0][0] == "0m"  # a red five?
+    plain = by_box(pipeline.read(scene_photo(), red_fives=False))[MAN]
+    assert plain.code == "5m" and not plain.low_confidence  # a set without red fives: agreed
+
+
+def test_a_second_opinion_with_other_classes_or_input_is_refused(scene_models, tmp_path):
+    fewer = with_second_opinion(scene_models, tmp_path / "a", {}, names=CLASSIFIER_NAMES[:-1])
+    with pytest.raises(ModelError, match="opn reads other classes than cls: a reader that is a "):
+        load_pipeline(fewer)
+    bigger = with_second_opinion(scene_models, tmp_path / "b", {}, size=48)
+    with pytest.raises(ModelError, match="opn takes other crops than cls"):
+        load_pipeline(bigger)
+
+
+def test_a_second_opinion_named_but_missing_is_a_clear_error(scene_models, tmp_path):
+    folder = with_second_opinion(scene_models, tmp_path / "m", PIECE_RGB)
+    (folder / "opn.json").unlink()
+    with pytest.raises(ModelError, match=r"opn\.json"):
+        load_pipeline(folder)
+
+
+def test_the_shipped_folder_names_a_second_opinion_trained_apart():
+    pipeline = load_pipeline(REPO / "models", threads=1)
+    assert pipeline.second_opinion is not None and pipeline.classifier is not None
+    second, first = pipeline.second_opinion.info, pipeline.classifier.info
+    assert second.onnx_path != first.onnx_path
+    assert [c.name for c in second.classes] == [c.name for c in first.classes]
+    assert "second opinion" in second.metadata["role"]
