@@ -175,6 +175,8 @@ SUMMARY_KEYS = (
     "detection_precision",
     "reading_accuracy",
     "rotation_accuracy",
+    "right_or_asked_accuracy",
+    "questions",
 )
 
 

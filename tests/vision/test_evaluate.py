@@ -253,5 +253,7 @@ def test_evaluate_reads_with_the_variants_detector_and_records_in_it(tmp_path, c
     assert json.loads(capsys.readouterr().out)["tile_accuracy"] == 1.0  # its detector finds two
     metrics = {p.stem: json.loads(p.read_text()).get("metrics", {}) for p in folder.glob("*.json")}
     assert sorted(name for name, found in metrics.items() if "real" in found) == ["cls", "xq"]
+    recorded = metrics["xq"]["real"]
+    assert recorded["right_or_asked_accuracy"] == 1.0 and recorded["questions"]["asked"] >= 0
     assert main([*argv, "--variant", "go"]) == 2
     assert "unknown variant 'go'" in capsys.readouterr().err
