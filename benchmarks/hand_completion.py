@@ -10,7 +10,10 @@ them), or its miss, goes into a pool under the tile it truly is. A random winnin
 five sets and a pair, 17 tiles; riichi: four and a pair, 14, self-drawn) is laid in a row with
 the winning tile apart, and each of its tiles is given a read drawn from its pool: the hand reads
 as this tile set's tiles read. The layout rebuilds it with and without ``wins`` (the scorer's
-"is this a winning hand"), and both are compared with the truth.
+"is this a winning hand"), and both are compared with the truth. The last two columns: hands
+that win as read but are not the hand laid down (a misread that still makes a winning hand, scored
+as read), and of them those with no tile flagged, so that the display asks nothing: a wrong score
+nobody checks.
 
 What this leaves out: extra boxes, boxes the detector splits or merges, and tiles turned the
 wrong way (every box here is where a tile lies); and reads of one tile in one photo are reused
@@ -119,9 +122,9 @@ def main() -> int:
     )
     print(
         "| rule set | hands | read right as read | read right, completed "
-        "| completed wrong | left not winning |"
+        "| completed wrong | left not winning | won as read, wrong | of them, nothing asked |"
     )
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     for variant, (context, sets) in CONTEXTS.items():
         rng = random.Random(args.seed)
         wins = wins_under(context)
@@ -137,11 +140,18 @@ def main() -> int:
             right["completed"] += is_right
             changed = completed.hand != plain.hand or completed.win_tile != plain.win_tile
             right["completed wrong"] += changed and not is_right
-            right["not winning"] += not wins(completed.hand_json())
+            winning = wins(completed.hand_json())
+            right["not winning"] += not winning
+            # A misread that still makes a winning hand is scored as it is; where no tile of it
+            # was flagged, nobody is asked: the wrong score nobody checks.
+            wrong_win = winning and not changed and not is_right
+            right["wrong win"] += wrong_win
+            right["silent"] += wrong_win and not any(d["low_confidence"] for d in detections)
         n = args.hands
         print(
             f"| {variant} | {n} | {right['as read'] / n:.1%} | {right['completed'] / n:.1%} "
-            f"| {right['completed wrong'] / n:.1%} | {right['not winning'] / n:.1%} |"
+            f"| {right['completed wrong'] / n:.1%} | {right['not winning'] / n:.1%} "
+            f"| {right['wrong win'] / n:.1%} | {right['silent'] / n:.1%} |"
         )
     return 0
 
