@@ -84,12 +84,13 @@ class Reader:
         files it names), so the display can say so before anyone taps Score."""
         if self._pipeline is not None:
             return self.error  # None, or why the folder's changed models were not taken up
-        from vision.models import find_models, load_info, variant_detectors
+        from vision.models import find_models, load_info, second_opinion_file, variant_detectors
 
         try:
             detector, classifier, pieces = find_models(self.models_dir)
             own = list(variant_detectors(self.models_dir).values())
-            for meta in (detector, classifier, pieces, *own):
+            second = second_opinion_file(self.models_dir)
+            for meta in (detector, classifier, pieces, second, *own):
                 if meta is not None:
                     load_info(meta)
         except TilescoreError as error:

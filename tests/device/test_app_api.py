@@ -204,6 +204,22 @@ def test_missing_models_are_reported_before_anyone_scores(hand_client):
     assert "default.json is missing" in status["model_error"]
 
 
+@needs_models
+def test_a_missing_second_opinion_is_reported_before_anyone_scores(tmp_path):
+    models = tmp_path / "models"
+    models.mkdir()
+    pair = ("tile-detector.json", "tile-detector.onnx", "tile-detector.int8.onnx")
+    pair += ("tile-classifier.json", "tile-classifier.onnx")
+    for name in ("default.json", *pair, *PIECE_READER):  # default.json names the second opinion
+        shutil.copy(MODELS / name, models / name)
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    app = create_app(tmp_path / "data", models, f"dir:{camera}")
+    with app.test_client() as client:
+        error = client.get("/api/status").get_json()["model_error"]
+    assert error.startswith("cannot read tiles:") and "tile-classifier-second.json" in error
+
+
 def test_empty_camera_folder_is_reported_in_words(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
