@@ -230,3 +230,28 @@ def test_no_int8_is_for_the_detector_alone(tmp_path: Path) -> None:
         "error: --no-int8 is for the detector: only its second look runs in int8\n"
     )
     assert not (tmp_path / "models").exists()
+
+
+def test_an_unreadable_scene_leaves_the_trained_detector_in_float_with_a_warning(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:  # type: ignore[no-untyped-def]
+    import argparse
+
+    from vision.training.cli import _second_look
+
+    models = _models_copy(tmp_path)
+    data = _unnamed_second_look(models)
+    (models / "tile-detector.int8.onnx").unlink()
+    scenes = tmp_path / "scenes"
+    scenes.mkdir()
+    (scenes / "broken.jpg").write_bytes(b"not a jpeg")
+    monkeypatch.setattr("vision.training.quantize.DEFAULT_SCENES", scenes)
+    meta = models / "tile-detector.json"
+    _second_look(argparse.Namespace(model="detector", int8=True), meta, None)
+    warning = capsys.readouterr().err.splitlines()[-1]
+    assert warning.startswith("warning: the second look stays in float: ")
+    assert "broken.jpg" in warning
+    assert json.loads(meta.read_text()) == data  # the metadata as training wrote it
+    assert not (models / "tile-detector.int8.onnx").exists()
+    _second_look(argparse.Namespace(model="detector", int8=False), meta, None)  # --no-int8
+    assert capsys.readouterr().err == ""
