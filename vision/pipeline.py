@@ -204,7 +204,7 @@ class TilePipeline:
             tiles = self._classify(image, boxes, scores, kinds, timing, red_fives, backs)
             if self.second_opinion is not None:
                 asked = time.perf_counter()
-                tiles = question(image, tiles, self.second_opinion, red_fives)
+                tiles = question(image, tiles, self.second_opinion, SURE_BOX, red_fives)
                 timing["second_opinion"] = _ms(asked)
         timing["total"] = _ms(start)
         return PhotoReading(reading_order(tuple(tiles)), timing)

@@ -3,6 +3,7 @@
 
 import json
 import shutil
+from dataclasses import replace
 
 import pytest
 
@@ -10,6 +11,7 @@ from tests.cli_run import REPO
 from tests.vision.onnx_fixtures import CLASSIFIER_NAMES, classifier_classes, colour_classifier
 from tests.vision.onnx_fixtures import write_metadata as write_model_metadata
 from tests.vision.scene import PIECE_RGB, RGB, scene_photo
+from vision.detection import Detection
 from vision.errors import ModelError
 from vision.pipeline import load_pipeline
 
@@ -19,6 +21,7 @@ MAN, SOU, PIECE, BACK = (
     (300, 50, 350, 100),
     (225, 50, 275, 125),
 )
+UNSURE = (100, 125, 150, 175)  # 7z in a box the detector scores 0.3: flagged for its score
 
 
 def by_box(reading):
@@ -51,6 +54,32 @@ def test_a_tile_read_otherwise_is_flagged_with_the_second_read_first(scene_model
     for box in (SOU, PIECE, BACK):  # agreed, a piece, a back: as read alone
         assert tiles[box] == alone[box]
     assert "second_opinion" in reading.timing_ms
+    # Flagged for its low score, in a box the detector is not sure of (0.3): still asked.
+    assert alone[UNSURE].low_confidence and tiles[UNSURE] == alone[UNSURE]
+
+
+@pytest.mark.parametrize(
+    ("detector_score", "sure_colours", "asked"),
+    [
+        (0.45, True, False),  # a sure box, both sure of 7z: the flag for its score taken back
+        (0.3, True, True),  # a box the detector is not sure holds a tile: still asked
+        (0.45, False, True),  # the second names 7z at one half only (7z and 1f look alike)
+    ],
+)
+def test_a_flag_is_taken_back_only_where_both_agree_surely_in_a_sure_box(
+    scene_models, tmp_path, detector_score, sure_colours, asked
+):
+    from vision.models import OnnxModel, load_info
+    from vision.second_opinion import question
+
+    colours = {"7z": RGB["7z"]} | ({} if sure_colours else {"1f": RGB["7z"]})
+    folder = with_second_opinion(scene_models, tmp_path / "m", colours)
+    second = OnnxModel(load_info(folder / "opn.json"))
+    flagged = Detection(
+        "7z", UNSURE, detector_score * 0.9, detector_score, 0.9, False, False, True, (("1z", 0.1),)
+    )
+    (after,) = question(scene_photo(), [flagged], second, sure_box=0.4)
+    assert after == replace(flagged, low_confidence=asked)
 
 
 def test_red_fives_are_folded_as_the_first_reads_are(scene_models, tmp_path):
