@@ -20,6 +20,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from scoring.tiles import tile_from_code
 from vision.crops import crop_upright, read_crops
 from vision.detection import Detection
 from vision.models import OnnxModel
@@ -47,32 +48,33 @@ def question(
 ) -> list[Detection]:
     """The tiles, with each face-up mahjong tile the ``second`` classifier reads as another tile
     flagged and given that tile as its first alternative, and each flagged tile in a box the
-    detector scores ``sure_box`` or more that both read surely as the same tile no longer flagged
-    (``AGREED_FIRST``, ``AGREED_SECOND``). Pieces, backs and
-    the second's "no tile" are left as they are (asking whether a found tile is a tile asked 7
-    more questions on the real photos and caught nothing more)."""
-    classes = second.info.classes
-    codes = [c.code for c in classes]
-    # Mahjong tiles only: a piece is read by the piece reader, a back has no face to name.
-    names_a_tile = np.array([c is not None and c[-1] not in "br" for c in codes])
-    asked = [
-        k for k, tile in enumerate(tiles) if tile.code is not None and tile.code[-1] not in "br"
-    ]
+    detector scores ``sure_box`` or more that both read surely as the same tile no longer
+    flagged (``AGREED_FIRST``, ``AGREED_SECOND``). Pieces, backs and the second's "no tile" are
+    left as they are (asking whether a found tile is a tile asked 7 more questions on the real
+    photos and caught nothing more). ``red_fives=False``: red fives count as fives, as in the
+    first classifier's reads (TilePipeline.read)."""
+    codes = [c.code for c in second.info.classes]
+    asked = [k for k, tile in enumerate(tiles) if _mahjong_tile(tile.code)]
     if not asked:
         return list(tiles)
     size = second.info.input_size
     crops = [crop_upright(image, tiles[k].box, tiles[k].rotated, size) for k in asked]
+    # Mahjong tiles only: a piece is read by the piece reader, a back has no face to name.
+    names_a_tile = np.array([_mahjong_tile(code) for code in codes])
     probabilities = np.where(names_a_tile, read_crops(second, crops), 0.0)
+    if not red_fives:
+        for red, code in enumerate(codes):
+            five = plain_five(code)
+            if five != code:
+                probabilities[:, codes.index(five)] += probabilities[:, red]
+                probabilities[:, red] = 0.0
     questioned = list(tiles)
     for k, row in zip(asked, probabilities, strict=True):
-        best = int(row.argmax())
-        read = str(codes[best])
-        tile = tiles[k]
-        if not red_fives:  # as the first classifier's reads are folded (TilePipeline.read)
-            read = str(plain_five(read))
-        if row[best] <= 0.0:
+        total = float(row.sum())
+        if total <= 0.0:
             continue
-        share = float(row[best] / row.sum())
+        best = int(row.argmax())
+        read, share, tile = str(codes[best]), float(row[best]) / total, tiles[k]
         if read == tile.code:
             if (
                 tile.classifier_confidence >= AGREED_FIRST
@@ -86,3 +88,8 @@ def question(
             tile, low_confidence=True, alternatives=((read, share), *others[:1])
         )
     return questioned
+
+
+def _mahjong_tile(code: str | None) -> bool:
+    """Whether a code names a mahjong tile (not a xiangqi piece, not a back or "no tile")."""
+    return code is not None and not tile_from_code(code).is_piece
