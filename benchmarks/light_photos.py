@@ -25,10 +25,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.threshold_sweep import add_photo_arguments, labelled_photos  # noqa: E402
-from benchmarks.turned_photos import Change  # noqa: E402
-from vision.evaluate import Evaluation, match_photo  # noqa: E402
-from vision.pipeline import load_pipeline  # noqa: E402
+from benchmarks.threshold_sweep import add_photo_arguments  # noqa: E402
+from benchmarks.turned_photos import Change, print_table, unmoved  # noqa: E402
 
 NOISE_SEED = 25
 
@@ -81,9 +79,6 @@ def soft_focus(image: np.ndarray) -> np.ndarray:
 
 
 def lights() -> list[Change]:
-    def same(box: tuple[float, float, float, float], w: int, h: int):  # type: ignore[no-untyped-def]
-        return box
-
     made = [
         ("as taken", lambda image: image),
         ("a stop darker", stops(-1.0)),
@@ -94,7 +89,7 @@ def lights() -> list[Change]:
         ("a shadow across", shadow_across),
         ("soft focus", soft_focus),
     ]
-    return [Change(name, apply, same) for name, apply in made]
+    return [Change(name, apply, unmoved) for name, apply in made]
 
 
 def main() -> int:
@@ -102,30 +97,7 @@ def main() -> int:
     parser.add_argument("--models", type=Path, default=ROOT / "models")
     parser.add_argument("--threads", type=int, default=2)
     add_photo_arguments(parser)
-    args = parser.parse_args()
-    labels, photos = labelled_photos(args.labels, args.photos)
-    pipeline = load_pipeline(args.models, threads=args.threads)
-    print(f"{len(labels)} labelled photos ({' + '.join(m.name for m in pipeline.models)})")
-    print(
-        "| light | tiles right | photos right | right or asked | extra boxes | missed | misread |"
-    )
-    print("|---|---|---|---|---|---|---|")
-    for change in lights():
-        results = [
-            match_photo(label, pipeline.read(change.apply(image), **tile_set.read_options).tiles)
-            for label, (image, tile_set) in zip(labels, photos, strict=True)
-        ]
-        every = Evaluation(tuple(results))
-        right = sum(p.all_right for p in every.photos)
-        asked = sum(p.right_or_asked for p in every.photos)
-        extra = sum(len(p.extra) for p in every.photos)
-        missed = sum(len(p.missed) for p in every.photos)
-        misread = sum(len(p.misreads) for p in every.photos)
-        print(
-            f"| {change.name} | {every.tile_accuracy:.1%} | {right}/{len(labels)} "
-            f"| {asked}/{len(labels)} | {extra} | {missed} | {misread} |",
-            flush=True,
-        )
+    print_table(parser.parse_args(), lights(), "light")
     return 0
 
 

@@ -9,7 +9,7 @@ angle on the table (their rows run across, down and diagonally), so this is not 
 but the camera's roll: what turns with it is the perspective (far tiles smaller and higher in the
 frame). Each photo is turned (OpenCV's exact quarter turns, no resampling) or shrunk, read, and
 its boxes mapped back onto the labels (a quarter turn also swaps every box's sideways flag), so
-the same matching judges every row. A shrunk photo is what a lower-resolution camera gives.
+the same matching judges every row (``print_table``, which benchmarks/light_photos.py shares). A shrunk photo is what a lower-resolution camera gives.
 """
 
 from __future__ import annotations
@@ -44,9 +44,14 @@ class Change:
     swaps_sideways: bool = False
 
 
+def unmoved(box: Box, width: int, height: int) -> Box:
+    """A box found in a photo changed in its pixels alone (light, blur): where it was."""
+    return box
+
+
 def turns() -> list[Change]:
     return [
-        Change("as taken", lambda image: image, lambda box, w, h: box),
+        Change("as taken", lambda image: image, unmoved),
         Change(
             "turned a half",
             lambda image: cv2.rotate(image, cv2.ROTATE_180),
@@ -91,12 +96,22 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=2)
     add_photo_arguments(parser)
     args = parser.parse_args()
+    changes = turns() + [shrunk(side) for side in args.long_sides]
+    print_table(args, changes, "photo")
+    return 0
+
+
+def print_table(args: argparse.Namespace, changes: list[Change], first_column: str) -> None:
+    """Read the labelled photos (``args``: models, threads, labels, photos) as each change gives
+    them, the boxes mapped back onto the labels: a table row a change."""
     labels, photos = labelled_photos(args.labels, args.photos)
     pipeline = load_pipeline(args.models, threads=args.threads)
-    changes = turns() + [shrunk(side) for side in args.long_sides]
     print(f"{len(labels)} labelled photos ({' + '.join(m.name for m in pipeline.models)})")
-    print("| photo | tiles right | photos right | extra boxes | tiles missed | misread |")
-    print("|---|---|---|---|---|---|")
+    print(
+        f"| {first_column} | tiles right | photos right | right or asked | extra boxes "
+        "| tiles missed | misread |"
+    )
+    print("|---|---|---|---|---|---|---|")
     for change in changes:
         results = []
         for label, (image, tile_set) in zip(labels, photos, strict=True):
@@ -106,15 +121,15 @@ def main() -> int:
             results.append(match_photo(label, tiles))
         every = Evaluation(tuple(results))
         right = sum(p.all_right for p in every.photos)
+        asked = sum(p.right_or_asked for p in every.photos)
         extra = sum(len(p.extra) for p in every.photos)
         missed = sum(len(p.missed) for p in every.photos)
         misread = sum(len(p.misreads) for p in every.photos)
         print(
-            f"| {change.name} | {every.tile_accuracy:.1%} | {right}/{len(labels)} | {extra} "
-            f"| {missed} | {misread} |",
+            f"| {change.name} | {every.tile_accuracy:.1%} | {right}/{len(labels)} "
+            f"| {asked}/{len(labels)} | {extra} | {missed} | {misread} |",
             flush=True,
         )
-    return 0
 
 
 if __name__ == "__main__":

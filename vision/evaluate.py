@@ -66,7 +66,8 @@ class PhotoResult:
     @property
     def asked(self) -> int:
         """Boxes flagged low confidence (on a labelled tile or extra): the display's questions."""
-        return sum(self.predictions[pi].low_confidence for pi in self._judged)
+        judged = [pi for _, pi in self.pairs] + list(self.extra)
+        return sum(self.predictions[pi].low_confidence for pi in judged)
 
     @property
     def asked_right(self) -> int:
@@ -95,10 +96,6 @@ class PhotoResult:
         """Every tile found, and every wrong read and extra box flagged: a photo the player
         gets right by answering the display's questions."""
         return not self.missed and not self.unasked_misreads and not self.unasked_extra
-
-    @property
-    def _judged(self) -> list[int]:
-        return [pi for _, pi in self.pairs] + list(self.extra)
 
 
 def _reads_right(label: LabelledTile, prediction: Detection) -> bool:

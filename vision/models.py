@@ -203,16 +203,37 @@ def _embedded_names(session: object) -> list[str] | None:
         return None
 
 
+@dataclass(frozen=True)
+class NamedModels:
+    """The metadata files ``models/default.json`` names for one table's photos."""
+
+    detector: Path
+    classifier: Path | None
+    pieces: Path | None
+    """A classifier with the classifier's classes, for the boxes the detector calls xiangqi
+    pieces (vision/pipeline.py); None unless named."""
+    second_opinion: Path | None
+    """A classifier trained apart whose different read of a tile flags it for a person to
+    confirm (vision/second_opinion.py); None unless named (``"second_opinion"``)."""
+
+
+def named_models(models_dir: Path, variant: str | None = None) -> NamedModels:
+    """Every model ``models/default.json`` names, read once (the app looks once a photo): for a
+    photo of ``variant``'s table, the detector its ``variants`` entry names, if it names one."""
+    named = _default(models_dir)
+    return NamedModels(
+        *_pair(models_dir, named, variant),
+        pieces=_named_file(models_dir, named, "pieces"),
+        second_opinion=_named_file(models_dir, named, "second_opinion"),
+    )
+
+
 def find_models(
     models_dir: Path, variant: str | None = None
 ) -> tuple[Path, Path | None, Path | None]:
-    """The detector, classifier and piece reader metadata ``models/default.json`` names, read
-    once (the app looks once a photo): for a photo of ``variant``'s table, the detector its
-    ``variants`` entry names, if it names one; no piece reader unless it names one (``pieces``:
-    a classifier with the classifier's classes, for the boxes the detector calls xiangqi
-    pieces, vision/pipeline.py)."""
-    named = _default(models_dir)
-    return (*_pair(models_dir, named, variant), _piece_reader(models_dir, named))
+    """The detector, classifier and piece reader metadata of ``named_models``."""
+    models = named_models(models_dir, variant)
+    return models.detector, models.classifier, models.pieces
 
 
 def variant_detectors(models_dir: Path) -> dict[str, Path]:
@@ -252,17 +273,6 @@ def _variant_detectors(models_dir: Path, named: dict[str, Any]) -> dict[str, Pat
         except VariantError as error:
             raise ModelError(f"{where!r}: {error}") from None
     return found
-
-
-def second_opinion_file(models_dir: Path) -> Path | None:
-    """The metadata of the classifier ``models/default.json`` names as the classifier's second
-    opinion (``"second_opinion"``), or None: a classifier trained apart whose different read of
-    a tile flags it for a person to confirm (vision/second_opinion.py)."""
-    return _named_file(models_dir, _default(models_dir), "second_opinion")
-
-
-def _piece_reader(models_dir: Path, named: dict[str, Any]) -> Path | None:
-    return _named_file(models_dir, named, "pieces")
 
 
 def _named_file(models_dir: Path, named: dict[str, Any], key: str) -> Path | None:

@@ -33,10 +33,9 @@ from vision.models import (
     ModelClass,
     ModelInfo,
     OnnxModel,
-    find_models,
     load_info,
+    named_models,
     second_look_info,
-    second_opinion_file,
 )
 from vision.out_of_scale import out_of_scale
 from vision.second_opinion import question
@@ -731,8 +730,9 @@ def load_pipeline(
     loaded again and the old one leaves the cache.
     """
     if detector_meta is None:
-        detector_meta, classifier_meta, pieces_meta = find_models(Path(models_dir), variant)
-        second_opinion_meta = second_opinion_file(Path(models_dir))
+        models = named_models(Path(models_dir), variant)
+        detector_meta, classifier_meta = models.detector, models.classifier
+        pieces_meta, second_opinion_meta = models.pieces, models.second_opinion
     named = (classifier_meta, pieces_meta, second_opinion_meta)
     files = [Path(detector_meta)] + [Path(p) for p in named if p]
     # Which file is which is part of the key: a piece reader is no second opinion.

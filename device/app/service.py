@@ -84,13 +84,18 @@ class Reader:
         files it names), so the display can say so before anyone taps Score."""
         if self._pipeline is not None:
             return self.error  # None, or why the folder's changed models were not taken up
-        from vision.models import find_models, load_info, second_opinion_file, variant_detectors
+        from vision.models import load_info, named_models, variant_detectors
 
         try:
-            detector, classifier, pieces = find_models(self.models_dir)
+            named = named_models(self.models_dir)
             own = list(variant_detectors(self.models_dir).values())
-            second = second_opinion_file(self.models_dir)
-            for meta in (detector, classifier, pieces, second, *own):
+            for meta in (
+                named.detector,
+                named.classifier,
+                named.pieces,
+                named.second_opinion,
+                *own,
+            ):
                 if meta is not None:
                     load_info(meta)
         except TilescoreError as error:

@@ -5,6 +5,7 @@ import json
 import numpy as np
 
 from tests.vision.onnx_fixtures import (
+    CLASSIFIER_NAMES,
     DETECTOR_CLASSES,
     classifier_classes,
     colour_classifier,
@@ -75,4 +76,19 @@ def colour_pair(folder, found, colours, names, detector_facts=None, top_middle=F
     colour_classifier(folder / "cls.onnx", colours, names=names, top_middle=top_middle)
     write_metadata(folder, "cls", "classify", 32, classifier_classes(names))
     (folder / "default.json").write_text('{"detector": "det.json", "classifier": "cls.json"}')
+    return folder
+
+
+def by_box(reading):
+    """A reading's tiles keyed by their boxes, rounded."""
+    return {tuple(round(v, 3) for v in tile.box): tile for tile in reading.tiles}
+
+
+def with_reader(folder, role, name, colours, names=CLASSIFIER_NAMES, size=32):
+    """A models folder with one more classifier, ``name``, that reads crops by ``colours`` and
+    that default.json names as ``role`` (``pieces``, ``second_opinion``)."""
+    colour_classifier(folder / f"{name}.onnx", colours, size, names=names)
+    write_metadata(folder, name, "classify", size, classifier_classes(names))
+    default = json.loads((folder / "default.json").read_text())
+    (folder / "default.json").write_text(json.dumps({**default, role: f"{name}.json"}))
     return folder

@@ -12,7 +12,17 @@ from tests.vision.onnx_fixtures import (
     two_stage_models,
     write_metadata,
 )
-from tests.vision.scene import HEIGHT, NOT_A_TILE_RGB, PIECE_RGB, RGB, WIDTH, scene_photo, to_input
+from tests.vision.scene import (
+    HEIGHT,
+    NOT_A_TILE_RGB,
+    PIECE_RGB,
+    RGB,
+    WIDTH,
+    by_box,
+    scene_photo,
+    to_input,
+    with_reader,
+)
 from vision.errors import ModelError
 from vision.pipeline import load_pipeline
 
@@ -20,10 +30,6 @@ from vision.pipeline import load_pipeline
 @pytest.fixture
 def models(scene_models):
     return scene_models
-
-
-def by_box(reading):
-    return {tuple(round(v, 3) for v in tile.box): tile for tile in reading.tiles}
 
 
 def test_two_stage_reading_of_a_known_scene(models):
@@ -190,16 +196,9 @@ def test_the_detector_metadata_sets_the_score_a_back_needs(models, tmp_path):
         assert [t.code for t in load_pipeline(own).read(scene_photo()).tiles] == expected
 
 
-def _with_piece_reader(folder, colours, names=None, size=32):
+def _with_piece_reader(folder, colours, **reader):
     """The scene's folder with a piece reader that reads crops by ``colours``."""
-    from tests.vision.onnx_fixtures import CLASSIFIER_NAMES, classifier_classes, colour_classifier
-
-    names = names or CLASSIFIER_NAMES
-    colour_classifier(folder / "pcs.onnx", colours, size, names=names)
-    write_metadata(folder, "pcs", "classify", size, classifier_classes(names))
-    default = json.loads((folder / "default.json").read_text())
-    (folder / "default.json").write_text(json.dumps({**default, "pieces": "pcs.json"}))
-    return folder
+    return with_reader(folder, "pieces", "pcs", colours, **reader)
 
 
 def test_a_piece_reader_reads_the_piece_boxes_and_the_classifier_every_other(models, tmp_path):

@@ -1,16 +1,14 @@
 """A second classifier's read of each face-up tile flags the tiles it reads otherwise
 (vision/second_opinion.py), on the known scene's synthetic models and on the shipped ones."""
 
-import json
 import shutil
 from dataclasses import replace
 
 import pytest
 
 from tests.cli_run import REPO
-from tests.vision.onnx_fixtures import CLASSIFIER_NAMES, classifier_classes, colour_classifier
-from tests.vision.onnx_fixtures import write_metadata as write_model_metadata
-from tests.vision.scene import PIECE_RGB, RGB, scene_photo
+from tests.vision.onnx_fixtures import CLASSIFIER_NAMES
+from tests.vision.scene import PIECE_RGB, RGB, by_box, scene_photo, with_reader
 from vision.detection import Detection
 from vision.errors import ModelError
 from vision.pipeline import load_pipeline
@@ -24,18 +22,10 @@ MAN, SOU, PIECE, BACK = (
 UNSURE = (100, 125, 150, 175)  # 7z in a box the detector scores 0.3: flagged for its score
 
 
-def by_box(reading):
-    return {tuple(round(v, 3) for v in tile.box): tile for tile in reading.tiles}
-
-
-def with_second_opinion(models, folder, colours, names=CLASSIFIER_NAMES, size=32):
+def with_second_opinion(models, folder, colours, **reader):
     """The scene's models and a second classifier ``opn`` that reads ``colours``."""
     shutil.copytree(models, folder)
-    colour_classifier(folder / "opn.onnx", colours, size, names=names)
-    write_model_metadata(folder, "opn", "classify", size, classifier_classes(names))
-    default = json.loads((folder / "default.json").read_text())
-    (folder / "default.json").write_text(json.dumps({**default, "second_opinion": "opn.json"}))
-    return folder
+    return with_reader(folder, "second_opinion", "opn", colours, **reader)
 
 
 def test_a_tile_read_otherwise_is_flagged_with_the_second_read_first(scene_models, tmp_path):
