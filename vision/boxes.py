@@ -32,7 +32,8 @@ class Letterbox:
 
 def letterbox_params(width: int, height: int, size: int) -> Letterbox:
     scale = min(size / width, size / height)
-    new_w, new_h = round(width * scale), round(height * scale)
+    # At least a pixel each way: a strip of a photo (3000 x 1) would otherwise shrink to nothing.
+    new_w, new_h = max(1, round(width * scale)), max(1, round(height * scale))
     # Odd padding puts the extra pixel below and right, as ultralytics does (round(d - 0.1)).
     pad_x, pad_y = round((size - new_w) / 2 - 0.1), round((size - new_h) / 2 - 0.1)
     return Letterbox(scale, pad_x, pad_y, new_w, new_h, size)

@@ -87,3 +87,13 @@ def test_shrink_by_a_whole_factor_first_matches_a_plain_area_shrink():
     plain = cv2.resize(image, (128, 96), interpolation=cv2.INTER_AREA)
     assert fast.shape == plain.shape
     assert np.abs(fast.astype(int) - plain).mean() < 2
+
+
+@pytest.mark.parametrize("width, height", [(3000, 1), (1, 3000), (20000, 3)])
+def test_a_strip_of_a_photo_letterboxes_to_at_least_a_pixel_each_way(width, height):
+    # Shrunk to 640 across, a 3000 x 1 strip is 0.2 pixels high: it divided by zero before.
+    image = np.full((height, width, 3), 200, np.uint8)
+    out, params = letterbox(image, 640)
+    assert out.shape == (640, 640, 3)
+    assert params.new_width >= 1 and params.new_height >= 1
+    assert (out[params.pad_y, params.pad_x] == 200).all()
