@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections import Counter
@@ -79,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.pipeline import load_pipeline
     from vision.tile_sets import tile_set_named
 
+    _check_arguments(args)
     labels = load_labels(args.labels)
     tile_sets = _tile_sets(args)
     facts = {label.image: tile_set_named(tile_sets, label.tile_set) for label in labels}
@@ -115,6 +117,17 @@ def run(args: argparse.Namespace) -> int:
     return _report(
         args, labels, results, tuple(_model_name(m) for m in pipeline.models), tile_sets, measured
     )
+
+
+def _check_arguments(args: argparse.Namespace) -> None:
+    """What can be told wrong before a photo is read: a rule set nobody knows, an output folder
+    that is a file."""
+    from scoring.variant import variant_name
+
+    if args.variant is not None:
+        args.variant = variant_name(args.variant)
+    if args.out is not None and args.out.exists() and not args.out.is_dir():
+        raise TilescoreError(f"{args.out}: a file, not a folder to write the report in")
 
 
 def _model_name(info: ModelInfo) -> str:
@@ -219,34 +232,72 @@ def _saved_results(
         if not path.is_file():
             raise TilescoreError(f"{path}: no saved predictions for {label.image}")
         try:
-            saved = json.loads(path.read_text())
-            tiles = [_saved_detection(t, red_fives[label.image]) for t in saved["tiles"]]
-        except (ValueError, KeyError, TypeError, IndexError) as error:
+            saved = json.loads(path.read_text("utf-8"))
+        except (ValueError, UnicodeDecodeError) as error:
             raise TilescoreError(f"{path}: not detect JSON ({error})") from None
-        timing = {k: float(v) for k, v in (saved.get("timing_ms") or {}).items()}
+        try:
+            tiles, timing = _saved_photo(saved, red_fives[label.image])
+        except TilescoreError as error:
+            raise TilescoreError(f"{path}: not detect JSON: {error}") from None
         results.append(match_photo(label, tiles, timing))
     return results
 
 
-def _saved_detection(tile: dict[str, object], red_fives: bool = True) -> Detection:
+def _saved_photo(saved: object, red_fives: bool) -> tuple[list[Detection], dict[str, float]]:
+    """One photo's ``detect --json`` object: its tiles and timing, every field checked."""
+    if not isinstance(saved, dict) or not isinstance(saved.get("tiles"), list):
+        raise TilescoreError("an object with a list of tiles is expected")
+    timing = saved.get("timing_ms") or {}
+    if not isinstance(timing, dict) or not all(_is_number(v) for v in timing.values()):
+        raise TilescoreError("timing_ms must map stages to numbers")
+    tiles = []
+    for number, tile in enumerate(saved["tiles"], 1):
+        try:
+            tiles.append(_saved_detection(tile, red_fives))
+        except TilescoreError as error:
+            raise TilescoreError(f"tile {number}: {error}") from None
+    return tiles, {k: float(v) for k, v in timing.items()}
+
+
+def _saved_detection(tile: object, red_fives: bool = True) -> Detection:
     from vision.detection import LOW_CONFIDENCE, Detection
     from vision.tile_sets import plain_five
 
-    box = tile["box"]
-    confidence = float(tile.get("confidence", 1.0))  # type: ignore[arg-type]
-    code = None if tile.get("code") is None else str(tile["code"])
+    if not isinstance(tile, dict):
+        raise TilescoreError("not an object")
+    box = tile.get("box")
+    if not isinstance(box, list) or len(box) != 4 or not all(_is_number(v) for v in box):
+        raise TilescoreError("box must be 4 numbers [x1, y1, x2, y2]")
+    if not _is_number(tile.get("confidence", 1.0)):
+        raise TilescoreError("confidence must be a number")
+    confidence = float(tile.get("confidence", 1.0))
+    code = tile.get("code")
+    if code is not None and not isinstance(code, str):
+        raise TilescoreError("code must be a tile code or null")
     return Detection(
         code=code if red_fives else plain_five(code),
-        box=tuple(float(v) for v in box),  # type: ignore[arg-type, attr-defined]
+        box=(float(box[0]), float(box[1]), float(box[2]), float(box[3])),
         confidence=confidence,
         detector_confidence=confidence,
         classifier_confidence=1.0,
-        face_down=bool(tile.get("face_down", False)),
-        rotated=bool(tile.get("rotated", False)),
+        face_down=_flag(tile, "face_down", False),
+        rotated=_flag(tile, "rotated", False),
         # The flag as the reader saved it (it also flags reads it moved to fit the set);
         # worked out from the confidence for JSON from before the flag.
-        low_confidence=bool(tile.get("low_confidence", confidence < LOW_CONFIDENCE)),
+        low_confidence=_flag(tile, "low_confidence", confidence < LOW_CONFIDENCE),
     )
+
+
+def _flag(tile: dict[str, object], key: str, default: bool) -> bool:
+    value = tile.get(key, default)
+    if not isinstance(value, bool):
+        raise TilescoreError(f"{key} must be true or false")
+    return value
+
+
+def _is_number(value: object) -> bool:
+    """A finite JSON number (true and false are not numbers here)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _report(

@@ -123,16 +123,34 @@ def load_tile_sets(path: Path) -> dict[str, TileSet]:
         return {}
     try:
         data = json.loads(path.read_text("utf-8"))
-        return {
-            name: TileSet(
-                name,
-                bool(facts.get("red_fives", True)),
-                str(facts.get("note", "")),
-                Backs(bool(facts.get("coloured_backs", True)), facts.get("back_colour")),
-            )
-            for name, facts in data.items()
-        }
+    except (ValueError, UnicodeDecodeError) as error:
+        raise TilescoreError(f"{path}: not a tile-set file ({error})") from None
+    if not isinstance(data, dict):
+        raise TilescoreError(f"{path}: not a tile-set file (an object of named sets is expected)")
+    try:
+        return {name: _tile_set(name, facts) for name, facts in data.items()}
     except TilescoreError as error:
         raise TilescoreError(f"{path}: {error}") from None
-    except (ValueError, AttributeError, TypeError) as error:
-        raise TilescoreError(f"{path}: not a tile-set file ({error})") from None
+
+
+def _tile_set(name: str, facts: object) -> TileSet:
+    """One named set's facts, each of the type it must be: a "no" is not false."""
+    if not isinstance(facts, dict):
+        raise TilescoreError(f"set {name!r}: its facts must be an object")
+    unknown = sorted(set(facts) - {"red_fives", "coloured_backs", "back_colour", "note"})
+    if unknown:
+        raise TilescoreError(f"set {name!r}: unknown fact {unknown[0]!r}")
+    for key in ("red_fives", "coloured_backs"):
+        if not isinstance(facts.get(key, True), bool):
+            raise TilescoreError(f"set {name!r}: {key} must be true or false")
+    colour = facts.get("back_colour")
+    if colour is not None and not isinstance(colour, str):
+        raise TilescoreError(f"set {name!r}: back_colour must be a #rrggbb string")
+    if not isinstance(facts.get("note", ""), str):
+        raise TilescoreError(f"set {name!r}: note must be text")
+    return TileSet(
+        name,
+        facts.get("red_fives", True),
+        facts.get("note", ""),
+        Backs(facts.get("coloured_backs", True), colour),
+    )

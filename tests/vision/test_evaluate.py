@@ -257,3 +257,58 @@ def test_evaluate_reads_with_the_variants_detector_and_records_in_it(tmp_path, c
     assert recorded["right_or_asked_accuracy"] == 1.0 and recorded["questions"]["asked"] >= 0
     assert main([*argv, "--variant", "go"]) == 2
     assert "unknown variant 'go'" in capsys.readouterr().err
+
+
+def saved_photo(tmp_path, saved_tiles):
+    """A labels folder with one labelled 5p and a predictions folder with ``saved_tiles``."""
+    labels, saved = tmp_path / "set" / "labels", tmp_path / "saved"
+    labels.mkdir(parents=True)
+    saved.mkdir()
+    tiles = [{"code": "5p", "box": [10, 10, 40, 50], "face_down": False, "rotated": False}]
+    (labels / "p.json").write_text(json.dumps({"image": "p.jpg", "tiles": tiles}))
+    (saved / "p.json").write_text(json.dumps({"tiles": saved_tiles}))
+    return ["evaluate", "--labels", str(labels), "--predictions", str(saved)]
+
+
+@pytest.mark.parametrize(
+    "saved_tile, said",
+    [
+        ({"code": "5p", "box": "abcd"}, "tile 1: box must be 4 numbers"),
+        ({"code": "5p", "box": [10, 10, None, 50]}, "tile 1: box must be 4 numbers"),
+        ({"code": "5p", "box": [10, 10, 40, 50], "confidence": "high"}, "confidence must be"),
+        ({"code": 5, "box": [10, 10, 40, 50]}, "tile 1: code must be a tile code or null"),
+        ({"code": "5p", "box": [10, 10, 40, 50], "face_down": "yes"}, "face_down must be true"),
+        (7, "tile 1: not an object"),
+    ],
+)
+def test_saved_predictions_are_checked_field_by_field(tmp_path, capsys, saved_tile, said):
+    assert main(saved_photo(tmp_path, [saved_tile])) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "p.json: not detect JSON: " in err and said in err
+    assert err.count("\n") == 1
+
+
+def test_tile_set_facts_must_be_of_their_type(tmp_path, capsys):
+    argv = saved_photo(tmp_path, [{"code": "5p", "box": [10, 10, 40, 50]}])
+    facts = tmp_path / "set" / "tile_sets.json"
+    for written, said in [
+        ({"ours": {"red_fives": "no"}}, "set 'ours': red_fives must be true or false"),
+        ({"ours": {"red_five": False}}, "set 'ours': unknown fact 'red_five'"),
+        ({"ours": {"back_colour": 3}}, "back_colour must be a #rrggbb string"),
+        ({"ours": []}, "set 'ours': its facts must be an object"),
+        (["ours"], "not a tile-set file"),
+    ]:
+        facts.write_text(json.dumps(written))
+        assert main(argv) == 2
+        assert said in capsys.readouterr().err
+
+
+def test_evaluate_checks_its_arguments_before_reading(tmp_path, capsys):
+    argv = saved_photo(tmp_path, [{"code": "5p", "box": [10, 10, 40, 50]}])
+    assert main([*argv, "--variant", "bogus"]) == 2
+    assert "unknown variant 'bogus'" in capsys.readouterr().err
+    (tmp_path / "report").write_text("mine")
+    assert main([*argv, "--out", str(tmp_path / "report")]) == 2
+    assert "a file, not a folder" in capsys.readouterr().err
+    assert (tmp_path / "report").read_text() == "mine"
+    assert main([*argv, "--variant", "Taiwan"]) == 0
