@@ -59,3 +59,16 @@ def test_a_save_period_below_one_epoch_is_refused_in_one_line(tmp_path):
     result = tilescore("train", "detector", "--data", tmp_path, "--save-period", "0")
     assert result.returncode == 2, result.stderr
     assert result.stderr == "error: --save-period must be 1 or more epochs, not 0\n"
+
+
+def test_training_data_of_the_wrong_kind_is_one_line(tmp_path, capsys):
+    # ultralytics' own failure here is a page of traceback (AssertionError: Not a YAML file).
+    from device.cli import main
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a data.yaml")
+    assert main(["train", "detector", "--data", str(notes), "--out", str(tmp_path / "m")]) == 2
+    assert "a detector trains on a YOLO data.yaml file" in capsys.readouterr().err
+    assert main(["train", "classifier", "--data", str(notes), "--out", str(tmp_path / "m")]) == 2
+    assert "a classifier trains on a folder with train/" in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()

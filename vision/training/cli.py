@@ -178,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
         raise TilescoreError(f"--save-period must be 1 or more epochs, not {args.save_period}")
     if not args.mosaic and args.model != "detector":
         raise TilescoreError("--no-mosaic is for the detector: the classifier learns on crops")
+    _check_data_kind(data, args.model)
     from vision.training.train import TrainSettings, command_line, train
 
     settings = TrainSettings(
@@ -205,6 +206,21 @@ def run(args: argparse.Namespace) -> int:
     _second_look(args, meta, data)
     _report_shipped(meta, args.json)
     return 0
+
+
+def _check_data_kind(data: Path, model: str) -> None:
+    """A detector learns from a YOLO data.yaml, a classifier from a folder of class folders:
+    the other kind would fail inside ultralytics, in a page of its traceback."""
+    if model == "classifier":
+        if not (data / "train").is_dir():
+            raise TilescoreError(
+                f"training data {str(data)!r}: a classifier trains on a folder with train/ "
+                "(and val/) holding a folder a class"
+            )
+    elif not data.is_file() or data.suffix not in (".yaml", ".yml"):
+        raise TilescoreError(
+            f"training data {str(data)!r}: a {model} trains on a YOLO data.yaml file"
+        )
 
 
 def _second_look(args: argparse.Namespace, meta: Path, data: Path | None) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -61,8 +62,8 @@ def soup_settings(
         raise SoupError(
             f"--weights gives {len(weights)} weights for {len(checkpoints)} checkpoints"
         )
-    if any(w <= 0 for w in weights):
-        raise SoupError("--weights must all be more than 0")
+    if not all(math.isfinite(w) and w > 0 for w in weights):  # nan > 0 is False, but so is nan <= 0
+        raise SoupError("--weights must all be numbers more than 0")
     if data is not None and not data.exists():
         raise SoupError(f"validation data {str(data)!r} not found")
     return SoupSettings(tuple(checkpoints), tuple(weights), task, out_dir, name, imgsz, data)
