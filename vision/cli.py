@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.errors import TilescoreError
+from vision.models import thread_count
 from vision.tile_sets import UNSAID_BACKS, Backs, add_back_options, backs_from_args
 
 
@@ -29,7 +30,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--models", type=Path, default=Path("models"), metavar="DIR", help="model folder"
     )
     parser.add_argument(
-        "--threads", type=int, default=None, metavar="N", help="onnxruntime threads (default: all)"
+        "--threads",
+        type=thread_count,
+        default=None,
+        metavar="N",
+        help="onnxruntime threads (default: all)",
     )
     parser.add_argument(
         "--variant",
@@ -49,8 +54,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from vision.pipeline import load_pipeline
 
-    if args.threads is not None and args.threads < 1:
-        raise TilescoreError(f"--threads must be at least 1, not {args.threads}")
     backs = backs_from_args(args)
     pipeline = load_pipeline(args.models, threads=args.threads, variant=args.variant)
     results: list[dict[str, Any]] = []

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scoring.errors import TilescoreError
+from vision.models import thread_count
 
 if TYPE_CHECKING:
     import numpy as np
@@ -36,7 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--models", type=Path, default=Path("models"), metavar="DIR", help="model folder"
     )
     parser.add_argument(
-        "--threads", type=int, default=None, metavar="N", help="onnxruntime threads"
+        "--threads", type=thread_count, default=None, metavar="N", help="onnxruntime threads"
     )
     parser.add_argument(
         "--predictions",

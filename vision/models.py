@@ -6,6 +6,7 @@ come from its metadata, and the ONNX graph is checked against it when it loads.
 
 from __future__ import annotations
 
+import argparse
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -92,6 +93,22 @@ def load_info(meta_path: Path) -> ModelInfo:
     if not onnx_path.exists():
         raise ModelError(f"model file {str(onnx_path)!r} named by {meta_path.name} is missing")
     return info
+
+
+MAX_THREADS = 1024
+"""More onnxruntime threads than any machine this runs on has cores; past int32 onnxruntime
+refuses the number with an error that reads as if the model were broken."""
+
+
+def thread_count(text: str) -> int:
+    """``--threads N`` as argparse takes it: a whole number from 1 to ``MAX_THREADS``."""
+    try:
+        threads = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 1 <= threads <= MAX_THREADS:
+        raise argparse.ArgumentTypeError(f"must be 1 to {MAX_THREADS}, not {threads}")
+    return threads
 
 
 def onnx_session(path: Path, threads: int | None = None) -> Any:

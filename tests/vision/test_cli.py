@@ -122,3 +122,12 @@ def test_variant_picks_the_detector_the_folder_names_for_its_tables(tmp_path):
     unknown = detect(tmp_path / "scene.png", "--models", folder, "--variant", "go")
     assert unknown.returncode == 2 and unknown.stderr.count("\n") == 1
     assert "unknown variant 'go'" in unknown.stderr
+
+
+@pytest.mark.parametrize("threads", ["0", "99999999999", "two"])
+def test_threads_out_of_range_are_one_line_naming_the_option(threads):
+    # 99999999999 once reached onnxruntime, whose refusal read as if the model were broken.
+    result = detect(REPO / "examples" / "photos" / "missing.jpg", "--threads", threads)
+    assert result.returncode == 2
+    assert result.stderr.startswith("error: tilescore detect: argument --threads: ")
+    assert result.stderr.count("\n") == 1
