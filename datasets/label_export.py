@@ -15,14 +15,17 @@ import json
 import shutil
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import cv2
 
 from datasets.synth.build import CLASSIFIER_CLASSES, DETECTOR_CLASSES
+from scoring.errors import TilescoreError
 from vision.crops import crop_upright
-from vision.images import load_image
+from vision.images import load_image, load_photo
+from vision.labels import is_finite_number, shown
 
 CROP_SIZE = (64, 64)
 
@@ -85,73 +88,155 @@ def export_crops(labels: Iterable[tuple[Path, dict[str, Any]]], out: Path, seed:
     return count
 
 
+# What a task's ``data`` carries besides the photo, so that a round trip through Label Studio
+# gives back the label it took out (Label Studio keeps a task's data as it was imported). Not
+# the status: a label nobody checked goes out as Label Studio's pre-annotation (``predictions``),
+# and what comes back as an annotation a person submitted there, so it is done.
+CARRIED = ("width", "height", "tile_set", "notes")
+
+
+class LabelStudioError(TilescoreError):
+    """A Label Studio file that cannot be imported: one line saying which task and what."""
+
+
+@dataclass(frozen=True)
+class Imported:
+    labels: dict[str, dict[str, Any]]  # photo name -> the label fields its task gives
+    skipped: tuple[str, ...]  # photos whose task has no annotation: nothing to import
+
+
 def to_label_studio(labels: Iterable[tuple[Path, dict[str, Any]]]) -> list[dict[str, Any]]:
     tasks = []
     for photo, label in labels:
-        w, h = label["width"], label["height"]
-        results = []
-        for i, tile in enumerate(label["tiles"]):
-            x1, y1, x2, y2 = tile["box"]
-            name = "back" if tile.get("face_down") else (tile.get("code") or "other")
-            results.append(
-                {
-                    "id": f"t{i}",
-                    "type": "rectanglelabels",
-                    "from_name": "label",
-                    "to_name": "image",
-                    "original_width": w,
-                    "original_height": h,
-                    "value": {
-                        "x": 100 * x1 / w,
-                        "y": 100 * y1 / h,
-                        "width": 100 * (x2 - x1) / w,
-                        "height": 100 * (y2 - y1) / h,
-                        "rotation": 0,
-                        "rectanglelabels": [name + ("~" if tile.get("rotated") else "")],
-                    },
-                }
-            )
-        tasks.append({"data": {"image": photo.name}, "annotations": [{"result": results}]})
+        w, h = _size(photo, label)
+        results = [_result(i, tile, w, h) for i, tile in enumerate(label["tiles"])]
+        data = {"image": photo.name} | {k: label[k] for k in CARRIED if label.get(k) is not None}
+        checked = "predictions" if label.get("status") == "proposed" else "annotations"
+        tasks.append({"data": data, checked: [{"result": results}]})
     return tasks
 
 
-def from_label_studio(tasks: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Label Studio tasks back to our labels, by photo name."""
-    out: dict[str, dict[str, Any]] = {}
-    for task in tasks:
-        name = Path(str(task["data"]["image"])).name
-        tiles = []
-        width = height = 0
-        annotations = task.get("annotations") or [{"result": []}]
-        for result in annotations[0]["result"]:
-            value = result["value"]
-            width, height = result["original_width"], result["original_height"]
-            label = value["rectanglelabels"][0]
-            rotated = label.endswith("~")
-            label = label.rstrip("~")
-            x1 = value["x"] * width / 100
-            y1 = value["y"] * height / 100
-            tiles.append(
-                {
-                    "code": None if label == "back" else label,
-                    "box": [
-                        x1,
-                        y1,
-                        x1 + value["width"] * width / 100,
-                        y1 + value["height"] * height / 100,
-                    ],
-                    "face_down": label == "back",
-                    "rotated": rotated,
-                }
-            )
-        out[name] = {
-            "image": name,
-            "width": width,
-            "height": height,
-            "status": "done",
-            "tiles": tiles,
-        }
-    return out
+def _size(photo: Path, label: dict[str, Any]) -> tuple[int, int]:
+    """The photo's size the boxes are a share of: the label's, else (a hand-made label
+    without one) the photo's own."""
+    if label.get("width") and label.get("height"):
+        return int(label["width"]), int(label["height"])
+    decoded = load_photo(photo)
+    return decoded.width, decoded.height
+
+
+def _result(i: int, tile: dict[str, Any], w: int, h: int) -> dict[str, Any]:
+    x1, y1, x2, y2 = tile["box"]
+    name = "back" if tile.get("face_down") else (tile.get("code") or "other")
+    return {
+        "id": f"t{i}",
+        "type": "rectanglelabels",
+        "from_name": "label",
+        "to_name": "image",
+        "original_width": w,
+        "original_height": h,
+        "value": {
+            "x": 100 * x1 / w,
+            "y": 100 * y1 / h,
+            "width": 100 * (x2 - x1) / w,
+            "height": 100 * (y2 - y1) / h,
+            "rotation": 0,
+            "rectanglelabels": [name + ("~" if tile.get("rotated") else "")],
+        },
+    }
+
+
+def from_label_studio(tasks: Any) -> Imported:
+    """Label Studio tasks back to our labels, by photo name: the tiles of each task's first
+    annotation that was not cancelled, and what the task's data carries (``CARRIED``). A task
+    with no annotation is skipped, not read as a photo without tiles. Anything malformed is a
+    ``LabelStudioError`` naming the task; nothing is written here."""
+    if not isinstance(tasks, list):
+        raise LabelStudioError("not a Label Studio export (a JSON list of tasks)")
+    labels: dict[str, dict[str, Any]] = {}
+    skipped: list[str] = []
+    for number, task in enumerate(tasks, 1):
+        name = _task_photo(task, number)
+        if name in labels or name in skipped:
+            raise LabelStudioError(f"task {number}: a second task for {name}")
+        try:
+            label = _task_label(task)
+        except TilescoreError as error:
+            raise LabelStudioError(f"task {number} ({name}): {error}") from None
+        if label is None:
+            skipped.append(name)
+        else:
+            labels[name] = label
+    return Imported(labels, tuple(skipped))
+
+
+def _task_photo(task: Any, number: int) -> str:
+    if not isinstance(task, dict):
+        raise LabelStudioError(f"task {number} is not an object")
+    data = task.get("data")
+    image = data.get("image") if isinstance(data, dict) else None
+    if not isinstance(image, str) or not Path(image).name:
+        raise LabelStudioError(f"task {number} has no data.image naming its photo")
+    return Path(image).name
+
+
+def _task_label(task: dict[str, Any]) -> dict[str, Any] | None:
+    annotation = _annotation(task.get("annotations"))
+    if annotation is None:
+        return None
+    results = annotation.get("result")
+    if not isinstance(results, list):
+        raise LabelStudioError("its annotation has no result list")
+    label = {k: task["data"][k] for k in CARRIED if k in task["data"]} | {"status": "done"}
+    tiles = []
+    for number, result in enumerate(results, 1):
+        if isinstance(result, dict) and result.get("type", "rectanglelabels") != "rectanglelabels":
+            continue  # another control's answer (a choice, a text): no box
+        try:
+            tile, size = _tile(result)
+        except TilescoreError as error:
+            raise LabelStudioError(f"result {number}: {error}") from None
+        tiles.append(tile)
+        label["width"], label["height"] = size
+    return label | {"tiles": tiles}
+
+
+def _annotation(annotations: Any) -> dict[str, Any] | None:
+    """The first annotation nobody cancelled; None when there is none."""
+    if annotations is None:
+        return None
+    if not isinstance(annotations, list) or not all(isinstance(a, dict) for a in annotations):
+        raise LabelStudioError("annotations must be a list of objects")
+    return next((a for a in annotations if not a.get("was_cancelled")), None)
+
+
+def _tile(result: Any) -> tuple[dict[str, Any], tuple[float, float]]:
+    """One rectangle as a label tile, and the photo size it was drawn on."""
+    value = result.get("value") if isinstance(result, dict) else None
+    if not isinstance(value, dict):
+        raise LabelStudioError("no value")
+    names = value.get("rectanglelabels")
+    if not (isinstance(names, list) and len(names) == 1 and isinstance(names[0], str)):
+        raise LabelStudioError(f"rectanglelabels must name one label, not {shown(names)}")
+    numbers = [value.get(k) for k in ("x", "y", "width", "height")]
+    size = [result.get("original_width"), result.get("original_height")]
+    if not all(map(is_finite_number, numbers + size)):
+        raise LabelStudioError(
+            "x, y, width, height, original_width and original_height must be finite numbers"
+        )
+    if not all(v > 0 for v in size):
+        raise LabelStudioError(f"the photo size {size} is not positive")
+    x, y, w, h = numbers
+    width, height = size
+    label = names[0].rstrip("~")
+    x1, y1 = x * width / 100, y * height / 100
+    tile = {
+        "code": None if label == "back" else label,
+        "box": [x1, y1, x1 + w * width / 100, y1 + h * height / 100],
+        "face_down": label == "back",
+        "rotated": names[0].endswith("~"),
+    }
+    return tile, (width, height)
 
 
 def report(labels: Iterable[tuple[Path, dict[str, Any]]], minimum: int = 10) -> dict[str, Any]:

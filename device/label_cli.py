@@ -4,15 +4,27 @@ tilescore label PHOTOS --labels DIR                      # open the page (localh
 tilescore label PHOTOS --labels DIR --export yolo|crops|labelstudio --out PATH
 tilescore label PHOTOS --labels DIR --import labelstudio.json
 tilescore label PHOTOS --labels DIR --report [--json]
+
+A Label Studio export carries each label's size, tile set and notes in its tasks' data, and its
+tiles as an annotation, or, for a label nobody checked (status "proposed"), as a pre-annotation
+for a person to correct there; so exporting and importing again gives back the same files. An
+import checks every task before it writes any label; a task's fields go over the label file's
+(what it does not say stays), an annotation makes the label "done" (a person submitted it), and
+a task with no annotation is skipped (counted, the label file left as it was).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from scoring.errors import TilescoreError
+
+if TYPE_CHECKING:
+    from device.labels import LabelStore
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -32,50 +44,12 @@ def run(args: argparse.Namespace) -> int:
     from device.labels import LabelStore
 
     store = LabelStore(args.photos, args.labels or args.photos / "labels")
-    done = [
-        (store.photo_path(name), label)
-        for name in store.photo_names()
-        if (label := store.load(name)) is not None
-    ]
     if args.export:
-        if args.out is None:
-            raise TilescoreError("--export needs --out")
-        from datasets import label_export
-
-        if args.export == "yolo":
-            count = label_export.export_yolo(done, args.out, args.seed)
-        elif args.export == "crops":
-            count = label_export.export_crops(done, args.out, args.seed)
-        else:
-            args.out.write_text(label_export.dump(label_export.to_label_studio(done)))
-            count = len(done)
-        print(json.dumps({"exported": count, "format": args.export, "out": str(args.out)}))
-        return 0
+        return _export(store, args.export, args.out, args.seed)
     if args.import_file:
-        from datasets import label_export
-
-        try:
-            tasks = json.loads(args.import_file.read_text("utf-8"))
-        except (OSError, json.JSONDecodeError) as error:
-            raise TilescoreError(f"cannot read {str(args.import_file)!r}: {error}") from None
-        imported = label_export.from_label_studio(tasks)
-        for name, label in imported.items():
-            store.save(name, label)
-        print(json.dumps({"imported": len(imported)}))
-        return 0
+        return _import(store, args.import_file)
     if args.report:
-        from datasets import label_export
-
-        summary = label_export.report(done)
-        if args.json:
-            print(json.dumps(summary, ensure_ascii=False))
-        else:
-            print(f"{summary['photos']} photos, {summary['tiles']} tiles")
-            for code, count in summary["per_class"].items():
-                print(f"  {code:<6} {count}")
-            few = summary["classes_with_too_few_examples"]
-            print(f"classes with fewer than {summary['minimum']}: {' '.join(few) or 'none'}")
-        return 0
+        return _report(store, args.json)
     from werkzeug.serving import run_simple
 
     from device.label_web import create_label_app
@@ -83,4 +57,114 @@ def run(args: argparse.Namespace) -> int:
     app = create_label_app(store, args.models)
     print(f"labelling {args.photos} on http://localhost:{args.port}/", flush=True)
     run_simple("127.0.0.1", args.port, app, threaded=True, use_reloader=False)
+    return 0
+
+
+def _labelled(store: LabelStore) -> list[tuple[Path, dict[str, Any]]]:
+    """(photo, label) for every photo with a label; a malformed label file is an error naming it."""
+    return [
+        (store.photo_path(name), label)
+        for name in store.photo_names()
+        if (label := store.load(name)) is not None
+    ]
+
+
+def _export(store: LabelStore, kind: str, out: Path | None, seed: int) -> int:
+    from datasets import label_export
+    from device.labels import write_json_atomically
+
+    if out is None:
+        raise TilescoreError("--export needs --out")
+    # Checked before anything is read or written, so a wrong --out costs nothing.
+    if kind == "labelstudio" and out.is_dir():
+        raise TilescoreError(f"--out {out} is a folder: the Label Studio export is one JSON file")
+    if kind == "labelstudio" and not out.parent.is_dir():
+        raise TilescoreError(f"--out {out}: there is no folder {out.parent}")
+    if kind != "labelstudio" and out.exists() and not out.is_dir():
+        raise TilescoreError(f"--out {out} is a file: the {kind} export is a folder")
+    done = _labelled(store)
+    try:
+        if kind == "yolo":
+            count = label_export.export_yolo(done, out, seed)
+        elif kind == "crops":
+            count = label_export.export_crops(done, out, seed)
+        else:
+            write_json_atomically(out, label_export.to_label_studio(done))
+            count = len(done)
+    except OSError as error:  # a full disk, a folder we may not write, a file in the way
+        where = f" ({error.filename})" if error.filename else ""
+        raise TilescoreError(f"cannot export to {out}: {error.strerror}{where}") from None
+    print(json.dumps({"exported": count, "format": kind, "out": str(out)}))
+    return 0
+
+
+def _import(store: LabelStore, path: Path) -> int:
+    """Label Studio tasks into the label files: every task is checked before any file is
+    written, so a bad one leaves every label as it was."""
+    from datasets import label_export
+    from device.labels import write_json_atomically
+
+    tasks = _read_json(path)
+    try:
+        imported = label_export.from_label_studio(tasks)
+    except TilescoreError as error:
+        raise TilescoreError(f"{path}: {error}") from None
+    checked = {name: _imported(store, path, name, given) for name, given in imported.labels.items()}
+    for name, (label, _) in checked.items():
+        write_json_atomically(store.label_path(name), label)
+    for name, (label, had) in checked.items():
+        if had and not label["tiles"]:  # an empty annotation may be meant, but say so
+            print(f"warning: {name} is imported with no tiles (it had {had})", file=sys.stderr)
+    for name in imported.skipped:
+        print(f"skipped {name}: its task has no annotation", file=sys.stderr)
+    print(json.dumps({"imported": len(checked), "skipped": len(imported.skipped)}))
+    return 0
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text("utf-8"))
+    except UnicodeDecodeError:
+        raise TilescoreError(f"{path}: not a Label Studio export (not UTF-8 text)") from None
+    except OSError as error:
+        raise TilescoreError(f"cannot read {path}: {error.strerror}") from None
+    except json.JSONDecodeError as error:
+        raise TilescoreError(f"{path}: not valid JSON ({error.msg}, line {error.lineno})") from None
+    except RecursionError:
+        raise TilescoreError(f"{path}: not valid JSON (nested too deeply)") from None
+
+
+def _imported(
+    store: LabelStore, path: Path, name: str, given: dict[str, Any]
+) -> tuple[dict[str, Any], int]:
+    """The label a task makes, checked, not written, and how many tiles the photo's label had.
+    The task's fields go over the label file's: what the task does not say (notes, the tile
+    set) stays as the file had it; an annotation a person submitted in Label Studio is done."""
+    from device.labels import validate_label
+
+    try:
+        store.photo_path(name)
+    except TilescoreError as error:
+        raise TilescoreError(f"{path}: {error}") from None
+    existing = store.load(name)
+    label = (existing or {}) | given
+    try:
+        clean = validate_label(name, label)
+    except TilescoreError as error:
+        raise TilescoreError(f"{path}: {name}: {error}") from None
+    return clean, len(existing["tiles"]) if existing else 0
+
+
+def _report(store: LabelStore, as_json: bool) -> int:
+    from datasets import label_export
+
+    summary = label_export.report(_labelled(store))
+    if as_json:
+        print(json.dumps(summary, ensure_ascii=False))
+        return 0
+    print(f"{summary['photos']} photos, {summary['tiles']} tiles")
+    for code, count in summary["per_class"].items():
+        print(f"  {code:<6} {count}")
+    few = summary["classes_with_too_few_examples"]
+    print(f"classes with fewer than {summary['minimum']}: {' '.join(few) or 'none'}")
     return 0

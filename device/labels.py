@@ -17,9 +17,13 @@ from typing import Any
 
 from scoring.errors import TilescoreError
 from scoring.tiles import tile_from_code
-from vision.labels import PHOTO_SUFFIXES
-
-STATUSES = ("proposed", "done")
+from vision.labels import (
+    IGNORED_CODE,
+    PHOTO_SUFFIXES,
+    LabelError,
+    check_label,
+    read_label_file,
+)
 
 
 class LabelStore:
@@ -43,11 +47,12 @@ class LabelStore:
         return self.labels / (Path(name).stem + ".json")
 
     def load(self, name: str) -> dict[str, Any] | None:
+        """A photo's label, its shape checked (a malformed file is a ``LabelError`` naming it);
+        None when the photo has none yet."""
         path = self.label_path(name)
         if not path.exists():
             return None
-        data: dict[str, Any] = json.loads(path.read_text("utf-8"))
-        return data
+        return read_label_file(path)
 
     def save(self, name: str, label: Any) -> dict[str, Any]:
         """Validate what a client sent (anything JSON) and write it; returns the clean label."""
@@ -56,9 +61,15 @@ class LabelStore:
         return clean
 
     def summary(self) -> list[dict[str, Any]]:
+        """The page's photo list. A label file that cannot be read is listed as ``broken``
+        with its error, so one bad file leaves the other photos open to label."""
         out = []
         for name in self.photo_names():
-            label = self.load(name)
+            try:
+                label = self.load(name)
+            except LabelError as error:
+                out.append({"image": name, "status": "broken", "tiles": 0, "error": str(error)})
+                continue
             out.append(
                 {
                     "image": name,
@@ -70,51 +81,37 @@ class LabelStore:
 
 
 def validate_label(name: str, label: Any) -> dict[str, Any]:
-    """A label as the store keeps it; a bad field is a one-line error naming it."""
-    if not isinstance(label, dict) or not isinstance(label.get("tiles"), list):
-        raise TilescoreError("a label is an object with a list of tiles")
-    status = label.get("status", "proposed")
-    if status not in STATUSES:
-        raise TilescoreError(f"label status {status!r} is not one of {', '.join(STATUSES)}")
-    tiles = []
-    for i, tile in enumerate(label["tiles"]):
-        box = tile.get("box") if isinstance(tile, dict) else None
-        if not (
-            isinstance(box, list) and len(box) == 4 and all(isinstance(v, int | float) for v in box)
-        ):
-            raise TilescoreError(f"tile {i}: box must be [x1, y1, x2, y2]")
-        x1, y1, x2, y2 = (float(v) for v in box)
-        if x2 <= x1 or y2 <= y1:
-            raise TilescoreError(f"tile {i}: box {box} has no area")
-        face_down = bool(tile.get("face_down", False))
-        code = tile.get("code")
-        if face_down:
-            code = None
-        elif code not in (None, "other"):
-            code = tile_from_code(str(code)).code
-        tiles.append(
-            {
-                "code": code,
-                "box": [round(x1, 1), round(y1, 1), round(x2, 1), round(y2, 1)],
-                "face_down": face_down,
-                "rotated": bool(tile.get("rotated", False)),
-            }
-        )
+    """A label as the store keeps it; a bad field is a one-line error naming it (checked as
+    every label file is read: vision.labels.check_label)."""
+    check_label(label)
     out = {
         "image": name,
         "width": int(label.get("width", 0)),
         "height": int(label.get("height", 0)),
-        "status": status,
-        "tiles": tiles,
+        "status": label.get("status", "proposed"),
+        "tiles": [_clean_tile(tile) for tile in label["tiles"]],
     }
-    if isinstance(label.get("tile_set"), str):
+    if label.get("tile_set") is not None:
         out["tile_set"] = label["tile_set"]
     notes = label.get("notes")
-    if notes is not None and not isinstance(notes, str):
-        raise TilescoreError("label notes must be text")
     if notes and notes.strip():  # blank notes are no notes: the file keeps its old shape
         out["notes"] = notes
     return out
+
+
+def _clean_tile(tile: dict[str, Any]) -> dict[str, Any]:
+    """A checked tile as the store writes it: a back has no code, a code is written as
+    scoring.tiles writes it, the box to a tenth of a pixel."""
+    face_down = tile.get("face_down", False)
+    code = None if face_down else tile.get("code")
+    if code not in (None, IGNORED_CODE):
+        code = tile_from_code(code).code
+    return {
+        "code": code,
+        "box": [round(float(v), 1) for v in tile["box"]],
+        "face_down": face_down,
+        "rotated": tile.get("rotated", False),
+    }
 
 
 def write_json_atomically(path: Path, data: Any) -> None:

@@ -2,7 +2,9 @@
 
 A label tile has ``code`` (None when face down), ``box`` (x1, y1, x2, y2 in photo pixels),
 ``face_down`` and ``rotated``. Tiles labelled ``"other"`` (a tile from no set we read, a blurred
-one) are kept apart: a prediction there is neither right nor wrong.
+one) are kept apart: a prediction there is neither right nor wrong. Every reader of label files
+(the labelling page and its exports, ``train --from``, ``evaluate``) reads them through
+``read_label_file``: a malformed one is a one-line ``LabelError`` naming it.
 """
 
 from __future__ import annotations
@@ -10,11 +12,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from scoring.errors import TilescoreError
 from scoring.tiles import tile_from_code
+from vision.json_values import finite_number
 
 IGNORED_CODE = "other"
+# "proposed": the models' reading or a correction nobody checked yet; "done": checked.
+STATUSES = ("proposed", "done")
 # What counts as a photo in a folder, everywhere (the labelling page, the folder camera, `score`,
 # `train --from` and `--adapt`): the formats vision/images.py decodes.
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff")
@@ -49,40 +55,121 @@ class LabelledPhoto:
 
 
 def load_label(path: Path) -> LabelledPhoto:
-    """One label file, checked: codes are real tile codes, boxes have four numbers."""
+    """One label file, checked (see ``read_label_file``), as the metrics read it: a tile with
+    no code must be face down, and ``"other"`` tiles are set apart."""
+    data = read_label_file(path)
+    tiles: list[LabelledTile] = []
+    ignored: list[tuple[float, float, float, float]] = []
+    for number, entry in enumerate(data["tiles"], 1):
+        box = _box(entry["box"])
+        code = entry.get("code")
+        if code == IGNORED_CODE:
+            ignored.append(box)
+            continue
+        face_down = entry.get("face_down", code is None)
+        if code is not None:
+            code = tile_from_code(code).code
+        elif not face_down:
+            raise LabelError(f"{path}: tile {number} has no code and is not face down")
+        tiles.append(LabelledTile(code, box, face_down, entry.get("rotated", False)))
+    return LabelledPhoto(
+        label_path=path,
+        image=data.get("image") or path.stem,
+        width=int(data.get("width") or 0),
+        height=int(data.get("height") or 0),
+        tiles=tuple(tiles),
+        ignored=tuple(ignored),
+        tile_set=data.get("tile_set"),
+    )
+
+
+def read_label_file(path: Path) -> dict[str, Any]:
+    """A label file's JSON with its shape checked, as every reader of labels gets it (the
+    labelling page, its exports, ``train --from``, ``evaluate``): anything malformed is a
+    one-line ``LabelError`` naming the file, never a crash further on or a wrong reading."""
     try:
-        data = json.loads(path.read_text("utf-8"))
-        tiles: list[LabelledTile] = []
-        ignored: list[tuple[float, float, float, float]] = []
-        for number, entry in enumerate(data["tiles"], 1):
-            box = tuple(float(v) for v in entry["box"])
-            if len(box) != 4 or box[2] <= box[0] or box[3] <= box[1]:
-                raise LabelError(f"tile {number} has a bad box {entry['box']}")
-            code = entry.get("code")
-            if code == IGNORED_CODE:
-                ignored.append(box)
-                continue
-            face_down = bool(entry.get("face_down", code is None))
-            if code is not None:
-                code = tile_from_code(str(code)).code
-            elif not face_down:
-                raise LabelError(f"tile {number} has no code and is not face down")
-            tiles.append(LabelledTile(code, box, face_down, bool(entry.get("rotated"))))
-        return LabelledPhoto(
-            label_path=path,
-            image=str(data.get("image") or path.stem),
-            width=int(data.get("width", 0)),
-            height=int(data.get("height", 0)),
-            tiles=tuple(tiles),
-            ignored=tuple(ignored),
-            tile_set=data.get("tile_set"),
-        )
+        text = path.read_text("utf-8")
+    except UnicodeDecodeError:
+        raise LabelError(f"{path}: not a label file (not UTF-8 text)") from None
+    except OSError as error:
+        raise LabelError(f"{path}: cannot read it ({error.strerror})") from None
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         raise LabelError(f"{path}: not valid JSON ({error.msg}, line {error.lineno})") from None
-    except (KeyError, TypeError, ValueError) as error:
-        if isinstance(error, TilescoreError):
-            raise LabelError(f"{path}: {error}") from None
-        raise LabelError(f"{path}: not a label file ({type(error).__name__}: {error})") from None
+    except ValueError as error:  # NaN or Infinity, which _no_constant turns away
+        raise LabelError(f"{path}: not valid JSON ({error})") from None
+    except RecursionError:
+        raise LabelError(f"{path}: not valid JSON (nested too deeply)") from None
+    try:
+        check_label(data)
+    except TilescoreError as error:
+        raise LabelError(f"{path}: {error}") from None
+    checked: dict[str, Any] = data
+    return checked
+
+
+def check_label(data: Any) -> None:
+    """Raise a ``LabelError`` saying what is wrong with a label's JSON, if anything.
+
+    Optional fields may be missing (hand-made labels have few); the ones present must be of
+    their kind: a ``"yes"`` must not read as true, nor a NaN box be compared as a number."""
+    if not isinstance(data, dict) or not isinstance(data.get("tiles"), list):
+        raise LabelError("not a label file (a JSON object with a list of tiles)")
+    for key in ("image", "tile_set", "notes"):
+        if data.get(key) is not None and not isinstance(data[key], str):
+            raise LabelError(f"{key} must be text, not {shown(data[key])}")
+    for key in ("width", "height"):
+        if key in data and not is_pixel_count(data[key]):
+            raise LabelError(f"{key} must be a whole number of pixels, not {shown(data[key])}")
+    if data.get("status", STATUSES[0]) not in STATUSES:
+        raise LabelError(f"status {shown(data['status'])} is not one of {', '.join(STATUSES)}")
+    for number, entry in enumerate(data["tiles"], 1):
+        check_tile(entry, number)
+
+
+def check_tile(entry: Any, number: int) -> None:
+    if not isinstance(entry, dict):
+        raise LabelError(f"tile {number} is not an object")
+    box = entry.get("box")
+    if not (isinstance(box, list) and len(box) == 4 and all(map(is_finite_number, box))):
+        raise LabelError(f"tile {number} has a bad box {shown(box)} (four finite numbers)")
+    if box[2] <= box[0] or box[3] <= box[1]:
+        raise LabelError(f"tile {number} has a bad box {shown(box)} (no area)")
+    code = entry.get("code")
+    if code is not None and not isinstance(code, str):
+        raise LabelError(f"tile {number}: code must be text or null, not {shown(code)}")
+    if code not in (None, IGNORED_CODE):
+        try:
+            tile_from_code(code)
+        except TilescoreError as error:
+            raise LabelError(f"{error} (tile {number})") from None
+    for key in ("face_down", "rotated"):
+        if key in entry and not isinstance(entry[key], bool):
+            raise LabelError(f"tile {number}: {key} must be true or false, not {shown(entry[key])}")
+
+
+def is_finite_number(value: Any) -> bool:
+    return finite_number(value) is not None
+
+
+def is_pixel_count(value: Any) -> bool:
+    return is_finite_number(value) and value >= 0 and float(value).is_integer()
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """A bad value as an error message quotes it: short, on one line."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _box(values: list[float]) -> tuple[float, float, float, float]:
+    x1, y1, x2, y2 = (float(v) for v in values)
+    return x1, y1, x2, y2
 
 
 def load_labels(folder: Path) -> list[LabelledPhoto]:

@@ -42,7 +42,7 @@ def test_names_outside_the_folder_are_refused(folder):
 
 
 def test_bad_labels_are_one_line_errors():
-    with pytest.raises(TilescoreError, match="tile 0: box"):
+    with pytest.raises(TilescoreError, match="tile 1 has a bad box"):
         validate_label("x.jpg", {"tiles": [{"box": [1, 2]}]})
     with pytest.raises(TilescoreError, match="unknown tile code"):
         validate_label("x.jpg", {"tiles": [{"box": [0, 0, 5, 5], "code": "10m"}]})
@@ -77,7 +77,7 @@ def test_yolo_and_crop_exports_split_by_photo(folder, tmp_path):
 def test_label_studio_round_trip(folder):
     store = LabelStore(folder / "photos", folder / "labels")
     done = [(store.photo_path(n), store.load(n)) for n in store.photo_names()]
-    back = label_export.from_label_studio(label_export.to_label_studio(done))
+    back = label_export.from_label_studio(label_export.to_label_studio(done)).labels
     for path, label in done:
         again = back[path.name]
         assert [t["code"] for t in again["tiles"]] == [t["code"] for t in label["tiles"]]
