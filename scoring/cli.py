@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -95,39 +96,109 @@ def hand_from_options(args: argparse.Namespace) -> dict[str, Any]:
     return data
 
 
-def _read_json(source: str | None) -> Any:
+def read_json(source: str | None) -> Any:
+    """The JSON value in a file, or on stdin for None or ``-``; any problem is one line.
+
+    Read strictly: UTF-8 text only, and no NaN or Infinity (Python reads them, JSON has no such
+    numbers, and a result echoing them would not be JSON either)."""
+    where = _source_name(source)
     try:
-        text = sys.stdin.read() if source in (None, "-") else Path(source).read_text("utf-8")
+        raw = sys.stdin.buffer.read() if source in (None, "-") else Path(source).read_bytes()
+        text = raw.decode("utf-8")
     except OSError as error:
-        raise TilescoreError(f"cannot read {source!r}: {error.strerror}") from None
+        raise TilescoreError(f"cannot read {where}: {error.strerror}") from None
     except UnicodeDecodeError:
-        raise TilescoreError(f"{source!r} is not UTF-8 text") from None
+        raise TilescoreError(f"{where} is not UTF-8 text") from None
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
-        where = "stdin" if source in (None, "-") else repr(source)
         raise TilescoreError(
             f"{where} is not valid JSON: {error.msg} at line {error.lineno}"
         ) from None
+    except _NotJson as error:
+        raise TilescoreError(f"{where} is not valid JSON: {error} is not a JSON number") from None
+    except RecursionError:
+        raise TilescoreError(f"{where} is nested too deeply to read") from None
+    except ValueError:
+        # json reads a whole number through int(), which refuses more digits than this.
+        limit = sys.get_int_max_str_digits()
+        raise TilescoreError(f"{where} holds a number of more than {limit} digits") from None
+
+
+def _source_name(source: str | None) -> str:
+    return "stdin" if source in (None, "-") else repr(source)
+
+
+class _NotJson(Exception):
+    """A constant Python's json reads but JSON has not (NaN, Infinity, -Infinity)."""
+
+
+def _no_constant(name: str) -> Any:
+    raise _NotJson(name)
+
+
+def write_json(value: Any, indent: int | None = None) -> None:
+    """Print ``value`` as strict JSON in valid UTF-8; a result that cannot be is one line.
+
+    Tile names stay readable (not ``\\uXXXX``) unless the value holds a lone surrogate (a
+    ``"\\udcff"`` escape in the input), which UTF-8 cannot carry: then every non-ASCII
+    character is escaped instead."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, indent=indent)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = json.dumps(value, allow_nan=False, indent=indent)
+    except RecursionError:
+        raise TilescoreError("the result is nested too deeply to write") from None
+    except ValueError as error:
+        raise _unwritable(error) from None
+    print(text)
+
+
+def write_text(render: Callable[[], str]) -> None:
+    """Print what ``render`` makes of a result, for a person; what cannot be is one line."""
+    try:
+        text = render()
+    except ValueError as error:
+        raise _unwritable(error) from None
+    print(text)
+
+
+def _unwritable(error: ValueError) -> TilescoreError:
+    # Python writes no whole number of more digits than its limit: only absurd input makes one
+    # (a dealer streak thousands of digits long, times the points per 台).
+    if "integer string conversion" in str(error):
+        limit = sys.get_int_max_str_digits()
+        return TilescoreError(f"the result holds a number of more than {limit} digits")
+    return TilescoreError(f"the result cannot be written as JSON: {error}")
+
+
+def exit_status(results: list[dict[str, Any]]) -> int:
+    """The exit status of ``score --json`` (README "Exit status"): 0 when a hand scored, or none
+    was given; 2 when every hand given failed, each failure an ``{"error": ...}`` result."""
+    return 0 if not results or any("error" not in r for r in results) else 2
 
 
 def run(args: argparse.Namespace) -> int:
     if args.hand is None:
         if not args.json and args.source is None:
             raise TilescoreError("give --hand TILES, or --json with a file of hands, or a photo")
-        data = _read_json(args.source)
+        data = read_json(args.source)
         if isinstance(data, list):
-            print(json.dumps([score_json(d, args.variant) for d in data], ensure_ascii=False))
-            return 0
-        print(json.dumps(score_json(data, args.variant), ensure_ascii=False))
-        return 0
+            results = [score_json(d, args.variant) for d in data]
+            write_json(results)
+            return exit_status(results)
+        result = score_json(data, args.variant)
+        write_json(result)
+        return exit_status([result])
     result = score_json(hand_from_options(args))
     if args.json:
-        print(json.dumps(result, ensure_ascii=False, indent=2))
-        return 0 if "error" not in result else 2
+        write_json(result, indent=2)
+        return exit_status([result])
     if "error" in result:
         raise TilescoreError(result["error"])
-    print(format_result(hand_from_options(args), result))
+    write_text(lambda: format_result(hand_from_options(args), result))
     return 0
 
 

@@ -7,6 +7,7 @@ check it line by line; the engine applies every table the same way.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar
@@ -94,33 +95,39 @@ _SCORED_LIMIT = 4096
 
 @dataclass(frozen=True)
 class RuleOption:
-    """A named table choice with a default; ``choices`` limits a string option."""
+    """A named table choice with a default; ``choices`` limits a string option.
+
+    ``minimum`` is the least a whole-number option takes. Every one so far is a count, a 台 or
+    番 amount, a base or a payment (docs/variants/), which a negative value turns into nonsense
+    (a 底 of -100 paid as 100), so the least is 0 unless an option declares otherwise; one that
+    may be a deduction declares ``minimum=None``."""
 
     name: str
     default: Any
     doc: str
     choices: tuple[Any, ...] = ()
+    minimum: int | None = 0
 
     def coerce(self, value: Any) -> Any:
         expected = type(self.default)
         if expected is bool:
             if not isinstance(value, bool):
-                raise RuleOptionError(
-                    f"rule option {self.name!r} takes true or false, got {value!r}"
-                )
+                raise self._wrong("takes true or false", value)
         elif expected is int:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise RuleOptionError(
-                    f"rule option {self.name!r} takes a whole number, got {value!r}"
-                )
+                raise self._wrong("takes a whole number", value)
+            if self.minimum is not None and value < self.minimum:
+                raise self._wrong(f"takes a whole number of at least {self.minimum}", value)
         elif not isinstance(value, expected):
-            raise RuleOptionError(
-                f"rule option {self.name!r} takes a {expected.__name__}, got {value!r}"
-            )
+            raise self._wrong(f"takes a {expected.__name__}", value)
         if self.choices and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
-            raise RuleOptionError(f"rule option {self.name!r} is one of {allowed}, got {value!r}")
+            raise self._wrong(f"is one of {allowed}", value)
         return value
+
+    def _wrong(self, wanted: str, value: Any) -> RuleOptionError:
+        # reprlib: a value thousands of characters long is shown by its ends, on one line.
+        return RuleOptionError(f"rule option {self.name!r} {wanted}, got {reprlib.repr(value)}")
 
 
 def resolve_options(

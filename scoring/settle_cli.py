@@ -12,17 +12,16 @@ sat in 東一局. ``--json`` prints ``scoring.settle.Settlement.to_json``::
      "start_points": 150, "return_points": 180,
      "standings": [{"seat": "E", "place": 1, "final": 230, "points": 170}, ...]}
 
-Bad input (not four whole numbers, an unknown hand or rule option, a total that is not 600) is a
-one-line ``error: ...`` on stderr and exit status 2.
+Bad input (not four whole numbers, an unknown hand or rule option, a negative start or return, a
+total that is not 600) is a one-line ``error: ...`` on stderr and exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
-from scoring.cli import parse_rule_value
+from scoring.cli import parse_rule_value, write_json, write_text
 from scoring.errors import RuleOptionError
 from scoring.settle import OPTIONS, SEAT_NAMES, GameState, Settlement, check_scores, settle
 
@@ -61,9 +60,9 @@ def run(args: argparse.Namespace) -> int:
     game = GameState(check_scores(args.scores), args.after, args.limit)
     result = settle(game, _rules(args.rule))
     if args.json:
-        print(json.dumps(result.to_json(), ensure_ascii=False))
+        write_json(result.to_json())
     else:
-        print(format_settlement(result))
+        write_text(lambda: format_settlement(result))
     return 0
 
 

@@ -7,10 +7,12 @@ lying sideways and ``?`` a low-confidence read.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import cv2
 import numpy as np
 
+from scoring.errors import TilescoreError
 from vision.detection import Detection
 
 SUIT_COLOURS = {  # BGR, one per suit letter of the code
@@ -123,3 +125,29 @@ def _outlined_text(
     # A dark outline keeps the text readable on white tiles and on dark cloth alike.
     cv2.putText(image, text, origin, FONT, scale, (0, 0, 0), thickness + 3, cv2.LINE_AA)
     cv2.putText(image, text, origin, FONT, scale, colour, thickness, cv2.LINE_AA)
+
+
+def annotation_target(path: Path) -> Path:
+    """``path`` checked as a place to write a drawing, before any photo is read: a name OpenCV
+    has a writer for (.png .jpg .webp ...), in a folder that exists or is made now."""
+    if not cv2.haveImageWriter(str(path)):
+        raise TilescoreError(
+            f"cannot write an image named {str(path)!r}: give a name ending .png, .jpg or .webp"
+        )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise TilescoreError(
+            f"cannot make the folder {str(path.parent)!r}: {error.strerror}"
+        ) from None
+    return path
+
+
+def write_image(path: Path, image: np.ndarray, what: str) -> None:
+    """Write ``image`` to ``path``; a failure (a full disk, a folder of that name) is one line."""
+    try:
+        written = cv2.imwrite(str(path), image)
+    except cv2.error:  # OpenCV's own message is several lines of C++ context
+        written = False
+    if not written:
+        raise TilescoreError(f"cannot write {what} to {str(path)!r}")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from collections import Counter
@@ -13,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scoring.errors import TilescoreError
+from vision.json_values import finite_number
 from vision.models import thread_count
 
 if TYPE_CHECKING:
@@ -245,60 +245,35 @@ def _saved_results(
 
 
 def _saved_photo(saved: object, red_fives: bool) -> tuple[list[Detection], dict[str, float]]:
-    """One photo's ``detect --json`` object: its tiles and timing, every field checked."""
+    """One photo's ``detect --json`` object: its tiles and timing, every field checked (as
+    ``reconstruct`` checks them: vision.layout.tiles.from_detections)."""
+    from vision.detection import Detection
+    from vision.layout.tiles import from_detections
+    from vision.tile_sets import plain_five
+
     if not isinstance(saved, dict) or not isinstance(saved.get("tiles"), list):
         raise TilescoreError("an object with a list of tiles is expected")
     timing = saved.get("timing_ms") or {}
-    if not isinstance(timing, dict) or not all(_is_number(v) for v in timing.values()):
+    if not isinstance(timing, dict) or not all(
+        finite_number(v) is not None for v in timing.values()
+    ):
         raise TilescoreError("timing_ms must map stages to numbers")
-    tiles = []
-    for number, tile in enumerate(saved["tiles"], 1):
-        try:
-            tiles.append(_saved_detection(tile, red_fives))
-        except TilescoreError as error:
-            raise TilescoreError(f"tile {number}: {error}") from None
+    tiles = [
+        Detection(
+            code=tile.code if red_fives else plain_five(tile.code),
+            box=tile.box,
+            confidence=tile.confidence,
+            detector_confidence=tile.confidence,
+            classifier_confidence=1.0,
+            face_down=tile.face_down,
+            rotated=tile.rotated,
+            # The flag as the reader saved it (it also flags reads it moved to fit the set);
+            # worked out from the confidence for JSON from before the flag.
+            low_confidence=tile.low_confidence,
+        )
+        for tile in from_detections(saved["tiles"])
+    ]
     return tiles, {k: float(v) for k, v in timing.items()}
-
-
-def _saved_detection(tile: object, red_fives: bool = True) -> Detection:
-    from vision.detection import LOW_CONFIDENCE, Detection
-    from vision.tile_sets import plain_five
-
-    if not isinstance(tile, dict):
-        raise TilescoreError("not an object")
-    box = tile.get("box")
-    if not isinstance(box, list) or len(box) != 4 or not all(_is_number(v) for v in box):
-        raise TilescoreError("box must be 4 numbers [x1, y1, x2, y2]")
-    if not _is_number(tile.get("confidence", 1.0)):
-        raise TilescoreError("confidence must be a number")
-    confidence = float(tile.get("confidence", 1.0))
-    code = tile.get("code")
-    if code is not None and not isinstance(code, str):
-        raise TilescoreError("code must be a tile code or null")
-    return Detection(
-        code=code if red_fives else plain_five(code),
-        box=(float(box[0]), float(box[1]), float(box[2]), float(box[3])),
-        confidence=confidence,
-        detector_confidence=confidence,
-        classifier_confidence=1.0,
-        face_down=_flag(tile, "face_down", False),
-        rotated=_flag(tile, "rotated", False),
-        # The flag as the reader saved it (it also flags reads it moved to fit the set);
-        # worked out from the confidence for JSON from before the flag.
-        low_confidence=_flag(tile, "low_confidence", confidence < LOW_CONFIDENCE),
-    )
-
-
-def _flag(tile: dict[str, object], key: str, default: bool) -> bool:
-    value = tile.get(key, default)
-    if not isinstance(value, bool):
-        raise TilescoreError(f"{key} must be true or false")
-    return value
-
-
-def _is_number(value: object) -> bool:
-    """A finite JSON number (true and false are not numbers here)."""
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _report(

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
-from pathlib import Path
 
+from scoring.cli import read_json, write_json
 from scoring.errors import TilescoreError
 from scoring.hand_json import wins_under
 from scoring.variant import variant_name
@@ -28,13 +26,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     variant_name(args.variant)  # an unknown rule set is a one-line error, before any input is read
-    try:
-        text = sys.stdin.read() if args.source == "-" else Path(args.source).read_text("utf-8")
-        data = json.loads(text)
-    except OSError as error:
-        raise TilescoreError(f"cannot read {args.source!r}: {error.strerror}") from None
-    except json.JSONDecodeError as error:
-        raise TilescoreError(f"{args.source!r} is not valid JSON: {error.msg}") from None
+    data = read_json(args.source)
     if isinstance(data, list):
         if len(data) != 1:
             raise TilescoreError("give the detections of one photo (a list of several was given)")
@@ -45,5 +37,5 @@ def run(args: argparse.Namespace) -> int:
     # table's own options, which decide what wins.
     wins = wins_under({"variant": args.variant}) if args.complete else None
     reading = reconstruct(data["tiles"], args.variant, wins=wins)
-    print(json.dumps(reading.to_json(), ensure_ascii=False))
+    write_json(reading.to_json())
     return 0

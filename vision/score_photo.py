@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 from pathlib import Path
 from typing import Any
 
-import cv2
-
-from scoring.cli import format_result, hand_from_options
+from scoring.cli import exit_status, format_result, hand_from_options, write_json, write_text
 from scoring.errors import TilescoreError
 from scoring.hand_json import score_json, wins_under
 from scoring.variant import red_fives_in_play
+from vision.annotate import annotate, annotation_target, draw_groups, write_image
 from vision.images import load_photo
 from vision.layout import Reading, reconstruct
 from vision.pipeline import load_pipeline
@@ -22,6 +21,8 @@ from vision.tile_sets import backs_from_args
 def score_photo_command(args: argparse.Namespace) -> int:
     photo = Path(args.source)
     backs = backs_from_args(args)
+    # Where the drawing goes is checked before any work, so a bad name wastes no reading.
+    target = annotation_target(Path(args.annotate)) if args.annotate else None
     decoded = load_photo(photo)
     variant = args.variant or "taiwan"
     pipeline = load_pipeline(Path(args.models or "models"), variant=variant)
@@ -38,20 +39,20 @@ def score_photo_command(args: argparse.Namespace) -> int:
     if not hand["win_tile"]:
         hand.pop("win_tile")
     result = score_json(hand)
-    if args.annotate:
-        _annotate(decoded.pixels, read.tiles, layout_reading, result, Path(args.annotate))
+    if target is not None:
+        _annotate(decoded.pixels, read.tiles, layout_reading, result, target)
     if args.json:
         out = {"tiles": tiles, "reading": layout, "result": result, "problems": layout["problems"]}
-        print(json.dumps(out, ensure_ascii=False))
-        return 0
+        write_json(out)
+        return exit_status([result])
     print(f"{photo}: {len(tiles)} tiles read")
     for problem in layout["problems"]:
         print(f"  ! {problem}")
     if "error" in result:
-        print(f"error: {result['error']}")
-        return 2
+        sys.stdout.flush()  # the lines above first, then the error on stderr
+        raise TilescoreError(result["error"])
     melds = [f"{m['type']}:{m['tiles']}" for m in layout["melds"]]
-    print(format_result({**hand, "melds": melds}, result))
+    write_text(lambda: format_result({**hand, "melds": melds}, result))
     return 0
 
 
@@ -71,13 +72,9 @@ def _with_hand(args: argparse.Namespace, hand: str) -> argparse.Namespace:
 def _annotate(
     image: Any, tiles: Any, layout: Reading, result: dict[str, Any], target: Path
 ) -> None:
-    from vision.annotate import annotate, draw_groups
-
     win = f" +{layout.win_tile}" if layout.win_tile else ""
     score = f"{result['total']} {result['unit']}" if "total" in result else result.get("error", "")
     summary = f"{layout.hand_json()['hand']}{win}  {score}"
     groups = [(g.role, g.tiles, g.label) for g in layout.groups]
     out = draw_groups(annotate(image, tiles), [t.box for t in tiles], groups, summary)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if not cv2.imwrite(str(target), out):
-        raise TilescoreError(f"cannot write the annotated photo to {str(target)!r}")
+    write_image(target, out, "the annotated photo")

@@ -75,7 +75,10 @@ DRAW_INPUT_KEYS = frozenset({"variant", "players", "dealer_streak", "rules", "dr
 
 OPTIONS = (
     RuleOption(
-        "minimum_tai", 1, "台 a hand needs to win (0 台 never wins; the text lets a table set more)"
+        "minimum_tai",
+        1,
+        "台 a hand needs to win (0 台 never wins; the text lets a table set more)",
+        minimum=1,
     ),
     RuleOption(
         "special_shapes_stack",
@@ -587,10 +590,6 @@ class Xiangqi(Variant):
                 allowed = " ".join(sorted(e.value for e in self.events))
                 raise HandError(f"event {event.value!r} is not used in xiangqi (known: {allowed})")
         self._check_events(hand)
-        if rules["minimum_tai"] < 1:
-            raise HandError(f"minimum_tai {rules['minimum_tai']} is below 1: 0 台 cannot win")
-        if rules["draws_in_a_row"] < 0:
-            raise HandError(f"draws_in_a_row {rules['draws_in_a_row']} is negative")
         if rules["dealer_seat"]:
             if ctx.dealer is True:
                 raise HandError("dealer_seat is for a winner who does not deal, but dealer is true")
@@ -756,10 +755,6 @@ class Xiangqi(Variant):
         if not isinstance(rules, dict):
             raise HandError(f"rules must be an object of option: value, got {rules!r}")
         resolved = self.resolve_rules(rules)
-        if resolved["draws_in_a_row"] < 0:
-            raise HandError(f"draws_in_a_row {resolved['draws_in_a_row']} is negative")
-        if resolved["ready_payment"] < 0:
-            raise HandError(f"ready_payment {resolved['ready_payment']} is negative")
         players, streak = data.get("players", 4), data.get("dealer_streak", 0)
         for key, value in (("players", players), ("dealer_streak", streak)):
             if isinstance(value, bool) or not isinstance(value, int):

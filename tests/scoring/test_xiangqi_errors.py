@@ -83,8 +83,11 @@ BASE = {"variant": "xiangqi", "hand": "士象車將帥", "win_tile": "將", "dis
         ),
         ({"dealer": True, "events": ["human_win"]}, "human_win (人胡) is a non-dealer"),
         ({"dealer_streak": -1}, "dealer_streak -1 is negative"),
-        ({"rules": {"minimum_tai": 0}}, "minimum_tai 0 is below 1: 0 台 cannot win"),
-        ({"rules": {"draws_in_a_row": -2}}, "draws_in_a_row -2 is negative"),
+        ({"rules": {"minimum_tai": 0}}, "'minimum_tai' takes a whole number of at least 1, got 0"),
+        (
+            {"rules": {"draws_in_a_row": -2}},
+            "rule option 'draws_in_a_row' takes a whole number of at least 0, got -2",
+        ),
         ({"rules": {"dealer_seat": "nowhere"}}, "rule option 'dealer_seat' is one of"),
         ({"dealer": True, "rules": {"dealer_seat": "left"}}, "dealer_seat is for a winner who"),
         ({"players": 3, "rules": {"dealer_seat": "across"}}, "dealer_seat 'across' is not a seat"),

@@ -110,13 +110,15 @@ def test_questions_count_what_the_display_asks_and_what_it_lets_pass():
 
 
 def test_saved_predictions_keep_the_readers_flag():
-    from vision.evaluate_cli import _saved_detection
+    from vision.evaluate_cli import _saved_photo
 
     box = [0, 0, 10, 14]
     moved = {"code": "2m", "box": box, "confidence": 0.8, "low_confidence": True}
-    assert _saved_detection(moved).low_confidence  # a read moved to fit the set: flagged, 0.8
-    assert _saved_detection({"code": "2m", "box": box, "confidence": 0.3}).low_confidence
-    assert not _saved_detection({"code": "2m", "box": box, "confidence": 0.8}).low_confidence
+    unsure = {"code": "2m", "box": box, "confidence": 0.3}
+    sure = {"code": "2m", "box": box, "confidence": 0.8}
+    tiles, _ = _saved_photo({"tiles": [moved, unsure, sure]}, red_fives=True)
+    # a read moved to fit the set is flagged at 0.8; JSON from before the flag: by confidence
+    assert [t.low_confidence for t in tiles] == [True, True, False]
 
 
 def test_each_label_is_matched_once_best_prediction_first():
@@ -273,12 +275,12 @@ def saved_photo(tmp_path, saved_tiles):
 @pytest.mark.parametrize(
     "saved_tile, said",
     [
-        ({"code": "5p", "box": "abcd"}, "tile 1: box must be 4 numbers"),
-        ({"code": "5p", "box": [10, 10, None, 50]}, "tile 1: box must be 4 numbers"),
+        ({"code": "5p", "box": "abcd"}, "tiles[0].box must be four numbers"),
+        ({"code": "5p", "box": [10, 10, None, 50]}, "tiles[0].box must be four numbers"),
         ({"code": "5p", "box": [10, 10, 40, 50], "confidence": "high"}, "confidence must be"),
-        ({"code": 5, "box": [10, 10, 40, 50]}, "tile 1: code must be a tile code or null"),
+        ({"code": 5, "box": [10, 10, 40, 50]}, "tiles[0].code must be a tile code"),
         ({"code": "5p", "box": [10, 10, 40, 50], "face_down": "yes"}, "face_down must be true"),
-        (7, "tile 1: not an object"),
+        (7, "tiles[0] must be an object"),
     ],
 )
 def test_saved_predictions_are_checked_field_by_field(tmp_path, capsys, saved_tile, said):

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from scoring.errors import TilescoreError
 from scoring.tiles import Tile, tile_from_code
+from vision.json_values import finite_number
 
 LOW_CONFIDENCE = 0.5
 """Below this a tile's reading is reported as a problem (the runtime uses the same cut)."""
@@ -79,55 +81,93 @@ class LayoutTile:
         return "back" if self.face_down else (self.code or "?")
 
 
+class DetectionError(TilescoreError):
+    """A detection of the wrong shape (a box of text, a confidence of "high"), naming the tile's
+    place in the list and the field."""
+
+
 def _field(item: Any, name: str, default: Any) -> Any:
     if isinstance(item, Mapping):
         return item.get(name, default)
     return getattr(item, name, default)
 
 
-def _alternatives(raw: Any) -> tuple[str, ...]:
+def _bad(index: int, name: str, wanted: str, value: Any) -> DetectionError:
+    return DetectionError(f"tiles[{index}].{name} must be {wanted}, got {reprlib.repr(value)}")
+
+
+def _box(index: int, raw: Any) -> tuple[float, float, float, float]:
+    # A box may be left out (a label being drawn); given, it is the four corners, as numbers.
+    if raw is None:
+        return (0.0, 0.0, 0.0, 0.0)
+    given = raw if isinstance(raw, list | tuple) and len(raw) == 4 else ()
+    corners = [n for n in map(finite_number, given) if n is not None]
+    if len(corners) != 4:
+        raise _bad(index, "box", "four numbers [x1, y1, x2, y2]", raw)
+    x1, y1, x2, y2 = corners
+    return (min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
+
+
+def _confidence(index: int, raw: Any) -> float:
+    if raw is None:  # null reads as unsure, as it always has
+        return 0.0
+    number = finite_number(raw)
+    if number is None:
+        raise _bad(index, "confidence", "a number", raw)
+    return number
+
+
+def _flag(index: int, item: Any, name: str) -> bool | None:
+    value = _field(item, name, None)
+    if value is None:
+        return None
+    # JSON says true or false; a runtime Detection's flag may be a numpy boolean.
+    if isinstance(item, Mapping) and not isinstance(value, bool):
+        raise _bad(index, name, "true or false", value)
+    return bool(value)
+
+
+def _alternatives(index: int, raw: Any) -> tuple[str, ...]:
     # The runtime writes [["9s", 0.31], ...]; plain codes are accepted too.
-    out = []
-    for entry in raw or ():
-        code = entry[0] if isinstance(entry, list | tuple) else entry
-        if isinstance(code, str):
-            out.append(code)
-    return tuple(out)
+    if raw is None:
+        return ()
+    entries = raw if isinstance(raw, list | tuple) else [None]
+    codes = [e[0] if isinstance(e, list | tuple) and e else e for e in entries]
+    named = tuple(code for code in codes if isinstance(code, str))
+    if len(named) != len(codes):
+        raise _bad(index, "alternatives", 'a list of codes or ["code", probability]', raw)
+    return named
 
 
 def from_detections(items: Iterable[TileLike | Mapping[str, Any]]) -> list[LayoutTile]:
     """LayoutTiles from runtime ``Detection`` objects or the dicts of ``tilescore detect --json``.
 
     A missing ``low_confidence`` is worked out from the confidence, so labels of real photos
-    (which carry no confidence) read as certain.
+    (which carry no confidence) read as certain. A field of the wrong type is a one-line
+    ``DetectionError`` naming the tile and the field.
 
     >>> [t.code for t in from_detections([{"code": "5m", "box": [0, 0, 30, 40]}])]
     ['5m']
     """
     tiles = []
     for index, item in enumerate(items):
-        box = tuple(float(v) for v in _field(item, "box", (0, 0, 0, 0)))
-        if len(box) != 4:
-            box = (0.0, 0.0, 0.0, 0.0)
-        confidence = float(_field(item, "confidence", 1.0) or 0.0)
-        low = _field(item, "low_confidence", None)
-        face_down = bool(_field(item, "face_down", False))
+        if not isinstance(item, Mapping) and not hasattr(item, "box"):
+            raise DetectionError(f"tiles[{index}] must be an object, got {reprlib.repr(item)}")
         code = _field(item, "code", None)
+        if code is not None and not isinstance(code, str):
+            raise _bad(index, "code", "a tile code (text) or null for a back", code)
+        confidence = _confidence(index, _field(item, "confidence", 1.0))
+        low = _flag(index, item, "low_confidence")
         tiles.append(
             LayoutTile(
                 index=index,
-                code=code if isinstance(code, str) else None,
-                box=(
-                    min(box[0], box[2]),
-                    min(box[1], box[3]),
-                    max(box[0], box[2]),
-                    max(box[1], box[3]),
-                ),
+                code=code,
+                box=_box(index, _field(item, "box", None)),
                 confidence=confidence,
-                face_down=face_down or code is None,
-                rotated=bool(_field(item, "rotated", False)),
-                low_confidence=bool(low) if low is not None else confidence < LOW_CONFIDENCE,
-                alternatives=_alternatives(_field(item, "alternatives", ())),
+                face_down=bool(_flag(index, item, "face_down")) or code is None,
+                rotated=bool(_flag(index, item, "rotated")),
+                low_confidence=low if low is not None else confidence < LOW_CONFIDENCE,
+                alternatives=_alternatives(index, _field(item, "alternatives", None)),
             )
         )
     return tiles

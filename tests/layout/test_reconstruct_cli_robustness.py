@@ -1,0 +1,130 @@
+"""``tilescore reconstruct`` on detections of the wrong shape: one line naming the tile and the
+field, exit status 2, never a traceback."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from device.cli import main
+from tests.cli_run import REPO
+from tests.layout.test_layout import HAND16, photo, row
+from vision.detection import Detection
+from vision.layout import reconstruct
+from vision.layout.tiles import DetectionError, from_detections
+
+
+def one_tile(**fields):
+    return {"tiles": [{"code": "1m", "box": [0, 0, 30, 40], **fields}]}
+
+
+def reconstruct_file(tmp_path, capsys, content):
+    path = tmp_path / "detections.json"
+    path.write_bytes(content if isinstance(content, bytes) else json.dumps(content).encode())
+    status = main(["reconstruct", "--json", str(path)])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def one_line_error(status, out, err, *words):
+    assert status == 2 and out == ""
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    for word in words:
+        assert word in err, err
+    return err
+
+
+@pytest.mark.parametrize(
+    ("fields", "named"),
+    [
+        ({"box": "abcd"}, "tiles[0].box"),
+        ({"box": 5}, "tiles[0].box"),
+        ({"box": [None, 1, 2, 3]}, "tiles[0].box"),
+        ({"box": [[0], [0], [1], [1]]}, "tiles[0].box"),
+        ({"box": [0, 0, 30]}, "tiles[0].box"),
+        ({"box": [True, 0, 30, 40]}, "tiles[0].box"),
+        ({"box": [10**400, 0, 30, 40]}, "tiles[0].box"),
+        ({"confidence": "high"}, "tiles[0].confidence"),
+        ({"confidence": [1]}, "tiles[0].confidence"),
+        ({"alternatives": 5}, "tiles[0].alternatives"),
+        ({"alternatives": [[]]}, "tiles[0].alternatives"),
+        ({"alternatives": [[5, 0.3]]}, "tiles[0].alternatives"),
+        ({"code": 5}, "tiles[0].code"),
+        ({"face_down": "no"}, "tiles[0].face_down"),
+        ({"rotated": 1}, "tiles[0].rotated"),
+        ({"low_confidence": "yes"}, "tiles[0].low_confidence"),
+    ],
+)
+def test_a_field_of_the_wrong_type_is_one_line_naming_tile_and_field(
+    tmp_path, capsys, fields, named
+):
+    one_line_error(*reconstruct_file(tmp_path, capsys, one_tile(**fields)), named)
+
+
+def test_the_tile_named_is_the_one_at_fault(tmp_path, capsys):
+    tiles = row(HAND16)
+    tiles[5] = {**tiles[5], "confidence": "high"}
+    one_line_error(*reconstruct_file(tmp_path, capsys, photo(tiles)), "tiles[5].confidence")
+    one_line_error(*reconstruct_file(tmp_path, capsys, {"tiles": [5]}), "tiles[0] must be")
+
+
+def test_a_code_that_is_not_text_is_not_reported_as_an_unknown_code():
+    with pytest.raises(DetectionError, match=r"tiles\[0\]\.code must be .* got 5$"):
+        from_detections(one_tile(code=5)["tiles"])
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (b'{"tiles": [{"code": "\xff"}]}', ["not UTF-8 text"]),
+        (b'{"tiles": [{"code": "1m", "box": [0, 0, 30, NaN]}]}', ["NaN"]),
+        (b'{"tiles": [], "width": Infinity}', ["Infinity"]),
+        (b'{"tiles": [], "width": ' + b"9" * 5000 + b"}", ["more than", "digits"]),
+        (b"[" * 100_000, ["nested too deeply"]),
+    ],
+)
+def test_input_no_json_reader_should_take_is_one_line(tmp_path, capsys, content, words):
+    one_line_error(*reconstruct_file(tmp_path, capsys, content), "detections.json", *words)
+
+
+def test_non_utf8_stdin_is_one_line():
+    run = subprocess.run(
+        [sys.executable, "-m", "device.cli", "reconstruct", "--json", "-"],
+        input=b'{"tiles": [{"code": "\xff"}]}',
+        capture_output=True,
+        cwd=REPO,
+        timeout=60,
+    )
+    assert run.returncode == 2 and run.stdout == b""
+    assert run.stderr == b"error: stdin is not UTF-8 text\n"
+
+
+def test_well_formed_detections_still_read(tmp_path, capsys):
+    tiles = row([*HAND16, "7p"], gap_before={16: 40})
+    # What labels leave out or set to null reads as before: no box yet, no confidence measured.
+    tiles.append({"code": "1f", "box": None, "confidence": None, "alternatives": None})
+    tiles[3] = {**tiles[3], "confidence": 0.3, "alternatives": [["9s", 0.3], "8s"]}
+    status, out, err = reconstruct_file(tmp_path, capsys, photo(tiles))
+    assert status == 0, err
+    reading = json.loads(out)
+    assert reading["win_tile"] == "7p" and reading["flowers"] == "1f"
+
+
+def test_runtime_detections_with_numpy_values_still_read():
+    # The pipeline's boxes and flags may be numpy scalars: only JSON is held to JSON's types.
+    tiles = [
+        Detection(
+            code=t["code"],
+            box=tuple(np.float32(v) for v in t["box"]),
+            confidence=np.float32(0.9),
+            detector_confidence=0.9,
+            classifier_confidence=1.0,
+            face_down=np.bool_(False),
+            rotated=np.bool_(False),
+            low_confidence=np.float32(0.9) < 0.5,
+        )
+        for t in row([*HAND16, "7p"], gap_before={16: 40})
+    ]
+    assert reconstruct(tiles, "taiwan").win_tile == "7p"
