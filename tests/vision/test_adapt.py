@@ -319,6 +319,7 @@ def test_errors_are_one_line_and_leave_the_models(models, tmp_path, arguments, m
     assert "Traceback" not in result.stderr
     assert {name: digest(models / name) for name in CLASSIFIER_FILES} == before
     assert not (models / "previous").exists()
+    assert not (models / "candidate").exists()  # not even an empty folder
 
 
 def test_the_piece_reader_adapts_to_the_pieces_and_rolls_back_with_the_classifier(

@@ -326,6 +326,7 @@ def _finetune(args: argparse.Namespace) -> int:
 
 def _adapt(args: argparse.Namespace) -> int:
     from vision.training import adapt
+    from vision.training.finetune import CANDIDATE_DIR
 
     if args.model != "classifier":
         raise TilescoreError("--adapt is for the classifier: tilescore train classifier --adapt")
@@ -343,6 +344,12 @@ def _adapt(args: argparse.Namespace) -> int:
         # ultralytics, and adapting runs where only onnxruntime is (a Raspberry Pi).
         with contextlib.redirect_stdout(sys.stderr):
             report = adapt.adapt(settings, None, progress)
+    except TilescoreError:
+        # The candidate folder is made before the photos are read; a failed adaptation leaves
+        # no empty folder behind (a fine-tune's candidate kept there to look at stays).
+        with contextlib.suppress(OSError):
+            (args.out / CANDIDATE_DIR).rmdir()
+        raise
     finally:
         progress.end()  # an error's line starts a line of its own
     print(json.dumps(report, ensure_ascii=False) if args.json else adapt.format_report(report))
