@@ -9,6 +9,7 @@ import argparse
 from pathlib import Path
 
 from scoring import cli as scoring_cli
+from scoring.errors import TilescoreError
 from vision.labels import PHOTO_SUFFIXES
 
 
@@ -24,4 +25,11 @@ def run(args: argparse.Namespace) -> int:
         from vision.score_photo import score_photo_command
 
         return score_photo_command(args)
-    return scoring_cli.run(args)
+    try:
+        return scoring_cli.run(args)
+    except scoring_cli.NotTextError as error:
+        # A GIF, or a photo saved without its extension, is no hand either: say both.
+        raise TilescoreError(
+            f"{error}: neither a hand as JSON nor a photo tilescore reads "
+            f"({' '.join(PHOTO_SUFFIXES)})"
+        ) from None

@@ -108,7 +108,7 @@ def read_json(source: str | None) -> Any:
     except OSError as error:
         raise TilescoreError(f"cannot read {where}: {error.strerror}") from None
     except UnicodeDecodeError:
-        raise TilescoreError(f"{where} is not UTF-8 text") from None
+        raise NotTextError(f"{where} is not UTF-8 text") from None
     try:
         return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
@@ -123,6 +123,10 @@ def read_json(source: str | None) -> Any:
         # json reads a whole number through int(), which refuses more digits than this.
         limit = sys.get_int_max_str_digits()
         raise TilescoreError(f"{where} holds a number of more than {limit} digits") from None
+
+
+class NotTextError(TilescoreError):
+    """The input is no text at all (a photo in a format tilescore does not read, say)."""
 
 
 def _source_name(source: str | None) -> str:

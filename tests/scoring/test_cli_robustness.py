@@ -188,3 +188,13 @@ def test_a_photo_annotates_to_a_new_folder(tmp_path, capsys):
     target = tmp_path / "new" / "out.png"
     assert main(["score", str(PHOTO), "--seat", "S", "--annotate", str(target)]) == 0
     assert "Total" in capsys.readouterr().out and Path(target).stat().st_size > 0
+
+
+def test_a_photo_tilescore_does_not_read_is_named_as_neither_hand_nor_photo(tmp_path, capsys):
+    # A GIF, or a photo saved without its extension, went to the JSON reader: "not UTF-8 text".
+    for name in ("hand.gif", "IMG_0001"):
+        (tmp_path / name).write_bytes(b"GIF89a\x01\x00\x01\x00\x80\xff\x00")
+        assert main(["score", str(tmp_path / name), "--variant", "taiwan"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "neither a hand as JSON nor a photo" in err
+        assert ".jpg" in err and name in err
