@@ -28,6 +28,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         return scoring_cli.run(args)
     except scoring_cli.NotTextError as error:
+        if args.source in (None, "-"):
+            raise  # stdin: no photo comes that way
         # A GIF, or a photo saved without its extension, is no hand either: say both.
         raise TilescoreError(
             f"{error}: neither a hand as JSON nor a photo tilescore reads "
