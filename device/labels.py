@@ -44,7 +44,14 @@ class LabelStore:
 
     def label_path(self, name: str) -> Path:
         self.photo_path(name)  # only names of real photos get a label file
-        return self.labels / (Path(name).stem + ".json")
+        stem = Path(name).stem
+        twins = [other for other in self.photo_names() if other != name and _same_stem(other, stem)]
+        if twins:
+            # x.jpg and x.webp (or x.JPG) would read and write one x.json: each the other's.
+            raise LabelError(
+                f"{name} and {twins[0]} would share the label file {stem}.json: rename one"
+            )
+        return self.labels / (stem + ".json")
 
     def load(self, name: str) -> dict[str, Any] | None:
         """A photo's label, its shape checked (a malformed file is a ``LabelError`` naming it);
@@ -78,6 +85,11 @@ class LabelStore:
                 }
             )
         return out
+
+
+def _same_stem(name: str, stem: str) -> bool:
+    """Whether a photo's label file would be ``stem``'s, on any file system (some ignore case)."""
+    return Path(name).stem.casefold() == stem.casefold()
 
 
 def validate_label(name: str, label: Any) -> dict[str, Any]:

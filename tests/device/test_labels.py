@@ -41,6 +41,24 @@ def test_names_outside_the_folder_are_refused(folder):
         store.label_path("../../etc/passwd")
 
 
+def test_photos_that_would_share_a_label_file_are_refused_not_mixed(folder):
+    # x.jpg and x.webp once read and wrote one x.json: saving one replaced the other's label.
+    photos = folder / "photos"
+    shutil.copy(photos / "taiwan-pinghu.jpg", photos / "taiwan-pinghu.webp")
+    store = LabelStore(photos, folder / "labels")
+    before = (folder / "labels" / "taiwan-pinghu.json").read_bytes()
+    for name in ("taiwan-pinghu.jpg", "taiwan-pinghu.webp"):
+        with pytest.raises(TilescoreError, match="would share the label file taiwan-pinghu.json"):
+            store.save(name, {"tiles": []})
+    assert (folder / "labels" / "taiwan-pinghu.json").read_bytes() == before
+    listed = {row["image"]: row["status"] for row in store.summary()}
+    assert listed == {
+        "taiwan-melds.jpg": "done",
+        "taiwan-pinghu.jpg": "broken",
+        "taiwan-pinghu.webp": "broken",
+    }
+
+
 def test_bad_labels_are_one_line_errors():
     with pytest.raises(TilescoreError, match="tile 1 has a bad box"):
         validate_label("x.jpg", {"tiles": [{"box": [1, 2]}]})
