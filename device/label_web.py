@@ -5,16 +5,19 @@ Every change the page makes is saved at once, atomically, so closing the page lo
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, jsonify, request, send_file, send_from_directory
+from werkzeug.exceptions import HTTPException
 
 from device.labels import LabelStore
 from scoring.errors import TilescoreError
 from scoring.tiles import ALL_TILES
 
 STATIC = Path(__file__).parent / "app" / "static"
+log = logging.getLogger(__name__)
 
 
 def create_label_app(store: LabelStore, models_dir: Path | None) -> Flask:
@@ -50,6 +53,20 @@ def create_label_app(store: LabelStore, models_dir: Path | None) -> Flask:
     @app.errorhandler(TilescoreError)
     def user_error(error: TilescoreError) -> Any:
         return jsonify(error=str(error)), 400
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Any:
+        # The page reads every answer as JSON: a 404 or 405 too, not Flask's HTML page.
+        return jsonify(error=f"{error.code} {error.name}".lower()), error.code or 500
+
+    @app.errorhandler(OSError)
+    def storage_error(error: OSError) -> Any:
+        return jsonify(error=f"cannot write the labels folder ({error.strerror}): not saved"), 507
+
+    @app.errorhandler(Exception)
+    def internal_error(error: Exception) -> Any:
+        log.exception("request failed")  # the traceback to the terminal; the page gets a line
+        return jsonify(error=f"internal error: {type(error).__name__}: {error}"), 500
 
     @app.get("/")
     def page() -> Response:

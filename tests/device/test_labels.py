@@ -453,3 +453,18 @@ def test_a_large_photo_is_proposed_in_its_own_pixels(tmp_path):
     assert len(lefts) >= len(truth) - 1
     want = sorted(3 * t["box"][0] for t in truth)
     assert max(min(abs(x - w) for x in lefts) for w in want[1:-1]) < 60
+
+
+def test_the_labelling_page_answers_every_error_in_json(folder):
+    from device.label_web import create_label_app
+
+    app = create_label_app(LabelStore(folder / "photos", folder / "labels"), None)
+    with app.test_client() as client:
+        for method, url, code in (
+            ("get", "/api/nowhere", 404),
+            ("delete", "/api/photos/taiwan-pinghu.jpg/label", 405),
+            ("put", "/api/photos/nothing.jpg/label", 400),
+        ):
+            answer = getattr(client, method)(url, json={"tiles": []})
+            assert answer.status_code == code and answer.is_json, (url, answer.data[:80])
+            assert answer.get_json()["error"]
