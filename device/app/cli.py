@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import socket
 from pathlib import Path
 
 from scoring.errors import TilescoreError
+from vision.models import thread_count
 from vision.tile_sets import add_back_options, backs_from_args
 
 DEFAULT_PORT = 8765
@@ -30,21 +32,51 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=str(Path.home() / ".local/share/tilescore"),
         help="where sessions and photos are kept (SQLite + photos)",
     )
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT)
+    parser.add_argument(
+        "--port",
+        type=port_number,
+        default=DEFAULT_PORT,
+        help=f"the port to listen on, 1 to 65535 (default {DEFAULT_PORT}; 0: any free port)",
+    )
     parser.add_argument(
         "--network",
         action="store_true",
         help="also listen on the network; phones need the PIN shown on the display",
     )
-    parser.add_argument("--threads", type=int, default=None, help="onnxruntime threads")
+    parser.add_argument("--threads", type=thread_count, default=None, help="onnxruntime threads")
     add_back_options(parser)
     parser.add_argument("--json", action="store_true", help="print the address as JSON and serve")
 
 
+def port_number(text: str) -> int:
+    """``--port``: a TCP port, or 0 for any free one (the address printed is the one taken)."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port {text!r} is not a number from 0 to 65535")
+    return port
+
+
+def check_models_dir(models: Path) -> None:
+    """A models folder that is not there at all is a wrong path, found at the start. One that
+    lacks its files is not: the app starts and the display says what is missing
+    (``service.Reader.check``), as it does when a file goes missing later."""
+    if not models.is_dir():
+        why = "is not a folder" if models.exists() else "does not exist"
+        raise TilescoreError(f"models folder {str(models)!r} {why} (give --models FOLDER)")
+
+
 def run(args: argparse.Namespace) -> int:
     from device.app.web import create_app, make_pin
+    from device.camera import check_camera_spec
 
     backs = backs_from_args(args)  # a bad colour stops here, before the data folder is made
+    # Settings that can never work stop here too, in one line; a camera that is only unplugged
+    # or busy, or a models folder still missing a file, is said on the display instead.
+    check_camera_spec(args.camera)
+    check_models_dir(Path(args.models))
     data_dir = Path(args.data).expanduser()
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -54,8 +86,6 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     pin = make_pin() if args.network else None
     host = "0.0.0.0" if args.network else "127.0.0.1"
-    # Phones need this machine's address on the network, not 0.0.0.0: the display shows it.
-    address = f"http://{lan_address() if args.network else 'localhost'}:{args.port}/"
     app = create_app(
         data_dir,
         Path(args.models),
@@ -63,9 +93,20 @@ def run(args: argparse.Namespace) -> int:
         pin=pin,
         threads=args.threads,
         backs=backs,
-        network_url=address if args.network else None,
         camera_turn=args.camera_turn,
     )
+    from werkzeug.serving import make_server
+
+    listening = listen(host, args.port)
+    try:
+        server = make_server(host, args.port, app, threaded=True, fd=listening.fileno())
+    finally:
+        listening.close()  # the server listens on its own copy
+    # The port taken (--port 0 takes any free one). Phones need this machine's address on the
+    # network, not 0.0.0.0: the display shows it.
+    address = f"http://{lan_address() if args.network else 'localhost'}:{server.port}/"
+    if args.network:
+        app.config["STATE"].network_url = address
     if args.json:
         import json
 
@@ -74,17 +115,27 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         print(f"tilescore table app on {address}" + (f"  PIN {pin}" if pin else ""), flush=True)
-    from werkzeug.serving import run_simple
-
-    run_simple(host, args.port, app, threaded=True, use_reloader=False)
+    server.serve_forever()  # until Ctrl-C (or the service stops it)
     return 0
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host``:``port``, or a one-line error: werkzeug's own bind prints
+    several lines and exits when the port is taken."""
+    listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server's own would
+    try:
+        listening.bind((host, port))
+        listening.listen(128)
+    except OSError as error:  # in use, or a port below 1024 without the right to it
+        listening.close()
+        raise TilescoreError(f"cannot listen on port {port}: {error.strerror}") from None
+    return listening
 
 
 def lan_address() -> str:
     """This machine's address on its network: the one a UDP socket would send from. Connecting
     a UDP socket sends nothing; with no route at all, the host name is the best there is."""
-    import socket
-
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
             probe.connect(("10.255.255.255", 1))

@@ -43,16 +43,7 @@ HAND_KEYS = ("variant", "seat_wind", "self_draw", "discarder", "events")
 """What a player sets for one hand (remembered for the next); the round wind and the dealer's
 streak belong to the session, which moves them on as hands are scored."""
 log = logging.getLogger(__name__)
-DEFAULT_CONTEXT: dict[str, Any] = {
-    "variant": "taiwan",
-    "seat_wind": "E",
-    "round_wind": "E",
-    "dealer_streak": 0,
-    "self_draw": False,
-    "discarder": None,
-    "events": [],
-    "rules": {},
-}
+DEFAULT_CONTEXT = service.DEFAULT_CONTEXT
 
 
 @dataclass
@@ -75,6 +66,8 @@ class AppState:
     threads, and a still hand's capture starts from a preview request."""
     clock: Callable[[], float] = time.monotonic
     """The still-hand detector's time (tests set it)."""
+    context_error: str | None = None
+    """What of the saved table settings could not be used (``service.load_context``)."""
 
     camera_failed_at: float = 0.0
 
@@ -217,6 +210,7 @@ def create_app(
             camera=state.camera_spec,
             camera_error=state.camera_error,
             model_error=state.reader.check(),
+            context_error=_context_error(),
             pin=state.pin if local else None,
             network_url=state.network_url if local else None,
             disk_free_mb=_disk_free_mb(data_dir),
@@ -321,11 +315,11 @@ def create_app(
 
     @app.post("/api/context")
     def set_context() -> Any:
-        given = request.get_json(silent=True)
-        if not isinstance(given, dict):
-            raise TilescoreError("context must be a JSON object")
-        given = _checked_context(given)
-        context = {**_stored_context(), **given}
+        stored = _stored_context()
+        # Every field is checked before anything is saved: a bad one is refused and the saved
+        # context stays as it was.
+        given = service.check_context(request.get_json(silent=True), stored)
+        context = {**stored, **given}
         state.store.set_setting("context", context)
         session = state.store.current_session()
         if "dealer_streak" in given or "round_wind" in given:
@@ -344,7 +338,23 @@ def create_app(
         )
 
     def _stored_context() -> dict[str, Any]:
-        return {**DEFAULT_CONTEXT, **state.store.get_setting("context", {})}
+        """The remembered context, the defaults standing in for any part of it that cannot be
+        used (saved by an older version that took anything): said once in the log, and in
+        ``/api/status``'s ``context_error`` until the Table screen is saved again."""
+        try:
+            saved = state.store.get_setting("context", {})
+        except ValueError:  # not JSON at all
+            saved = "unreadable"
+        context, note = service.load_context(saved)
+        if note != state.context_error:
+            if note:
+                log.warning("%s", note)
+            state.context_error = note
+        return context
+
+    def _context_error() -> str | None:
+        _stored_context()
+        return state.context_error
 
     @app.get("/api/session")
     def get_session() -> Any:
@@ -361,13 +371,9 @@ def create_app(
 
     @app.post("/api/session")
     def new_session() -> Any:
-        given = request.get_json(silent=True) or {}
-        players = given.get("players") or ["East", "South", "West", "North"]
-        if not (isinstance(players, list) and 2 <= len(players) <= 4):
-            raise TilescoreError("a session has 2 to 4 players")
-        players = [str(p)[:40] or f"Player {i + 1}" for i, p in enumerate(players)]
-        variant = str(given.get("variant") or "taiwan")
-        session = state.store.new_session(players, variant)
+        given = request.get_json(silent=True)
+        players, variant = _session_fields({} if given is None else given)
+        session = state.store.new_session(players, variant or _stored_context()["variant"])
         return jsonify(session=session.to_json())
 
     @app.post("/api/score")
@@ -458,7 +464,8 @@ def create_app(
             hand = _hand_or_404(hand_id)
             detections = hand["detections"]
             reading = dict(hand["reading"])
-            context = {**hand["context"], **_checked_context(given.get("context") or {})}
+            changes = service.check_context(given.get("context") or {}, hand["context"])
+            context = {**hand["context"], **changes}
             if "tile" in given:
                 detections = service.apply_tile_fix(
                     detections,
@@ -498,20 +505,6 @@ def create_app(
             if isinstance(manual[-1].get("win_index"), int):
                 reading["win_index"] = manual[-1]["win_index"]
         return reading
-
-    def _checked_context(sent: Any) -> dict[str, Any]:
-        if not isinstance(sent, dict):
-            raise TilescoreError("context must be a JSON object")
-        given: dict[str, Any] = sent
-        unknown = set(given) - set(service.CONTEXT_KEYS)
-        if unknown:
-            raise TilescoreError(f"unknown context key {sorted(unknown)[0]!r}")
-        for key in ("seat_wind", "round_wind", "discarder"):
-            if key in given and given[key] is not None and given[key] not in SEATS:
-                raise TilescoreError(f"{key} must be one of E S W N, got {given[key]!r}")
-        if "dealer_streak" in given:
-            given = {**given, "dealer_streak": _number(given, "dealer_streak")}
-        return given
 
     def _save_label(
         hand_id: int,
@@ -627,6 +620,34 @@ def _writing_models(folder: Path, outcome: str = "") -> Any:
         raise TilescoreError(
             f"cannot write the models folder {folder} ({error}){outcome}"
         ) from None
+
+
+SESSION_KEYS = ("players", "variant")
+DEFAULT_PLAYERS = ["East", "South", "West", "North"]
+
+
+def _session_fields(given: Any) -> tuple[list[str], str | None]:
+    """A new session's players (2 to 4 names, each at most 40 characters, an empty one named
+    "Player N") and rule set (None: the table's), checked before anything is saved."""
+    if not isinstance(given, dict):
+        raise TilescoreError("a session must be a JSON object")
+    unknown = set(given) - set(SESSION_KEYS)
+    if unknown:
+        raise TilescoreError(f"unknown session key {sorted(unknown)[0]!r}")
+    players = given.get("players") or DEFAULT_PLAYERS
+    if not (isinstance(players, list) and 2 <= len(players) <= 4):
+        raise TilescoreError("a session has 2 to 4 players")
+    names: list[str] = []
+    for i, name in enumerate(players):
+        if not isinstance(name, str | None):
+            raise TilescoreError(f"a player's name must be text, got {name!r}")
+        name = (name or "").strip()[:40] or f"Player {i + 1}"
+        if name in names:
+            # The totals are kept by name: two players of one name would share a total.
+            raise TilescoreError(f"two players are named {name!r}")
+        names.append(name)
+    variant = given.get("variant")
+    return names, None if variant is None else service.context_value("variant", variant, "")
 
 
 def _number(given: dict[str, Any], key: str) -> int:

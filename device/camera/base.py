@@ -30,6 +30,56 @@ class CameraSource(Protocol):
     def close(self) -> None: ...
 
 
+PREVIEW_WIDTH = 640
+
+
+def preview_size(
+    frame: np.ndarray, width: int = PREVIEW_WIDTH, interpolation: int | None = None
+) -> np.ndarray:
+    """``frame`` shrunk to ``width`` pixels wide, its shape kept; a frame no wider is kept as it
+    is. A photo of an extreme shape (3000x1) keeps at least one pixel each way, where a plain
+    scale would round its height to none (and OpenCV refuse it)."""
+    import cv2
+
+    height, wide = frame.shape[:2]
+    if wide <= width:
+        return frame
+    size = (width, max(1, round(height * width / wide)))
+    return cv2.resize(
+        frame, size, interpolation=cv2.INTER_AREA if interpolation is None else interpolation
+    )
+
+
+def check_camera_spec(spec: str) -> None:
+    """Refuse a camera spec that can never work, without opening the camera: an unknown kind, a
+    USB index that is no whole number, a ``dir:`` path that is no folder. A camera that is merely
+    unplugged or busy is not found out here: the app starts and says so on the display."""
+    _parse(spec, check_folder=True)
+
+
+def _parse(spec: str, check_folder: bool = False) -> tuple[str, int | Path | None]:
+    kind, colon, arg = spec.partition(":")
+    if kind == "pi" and not colon:
+        return kind, None
+    if kind == "usb":
+        try:
+            index = int(arg or "0")
+        except ValueError:
+            index = -1
+        if index < 0:
+            raise CameraError(f"camera {spec!r}: usb needs a number, e.g. usb:0")
+        return kind, index
+    if kind == "dir":
+        if not arg:
+            raise CameraError(f"camera {spec!r}: dir needs a folder, e.g. dir:examples/photos")
+        folder = Path(arg)
+        if check_folder and not folder.is_dir():
+            why = "is not a folder" if folder.exists() else "does not exist"
+            raise CameraError(f"camera folder {arg!r} {why}")
+        return kind, folder
+    raise CameraError(f"unknown camera {spec!r}: use pi, usb:N or dir:PATH")
+
+
 def open_camera(spec: str, turn: int = 0) -> CameraSource:
     """``pi``, ``usb:N`` or ``dir:PATH``, its frames turned ``turn`` degrees clockwise (0, 90,
     180, 270: a camera mounted rolled); a bad spec or a missing camera is a ``CameraError``."""
@@ -38,7 +88,7 @@ def open_camera(spec: str, turn: int = 0) -> CameraSource:
 
         opencv_turn(turn)  # a bad turn is refused before the camera is opened and held
         return TurnedCamera(open_camera(spec), turn)
-    kind, _, arg = spec.partition(":")
+    kind, arg = _parse(spec)
     if kind == "pi":
         from device.camera.picamera import PiCamera
 
@@ -46,13 +96,9 @@ def open_camera(spec: str, turn: int = 0) -> CameraSource:
     if kind == "usb":
         from device.camera.usb import UsbCamera
 
-        try:
-            index = int(arg or "0")
-        except ValueError:
-            raise CameraError(f"camera {spec!r}: usb needs a number, e.g. usb:0") from None
-        return UsbCamera(index)
-    if kind == "dir":
-        from device.camera.folder import FolderCamera
+        assert isinstance(arg, int)
+        return UsbCamera(arg)
+    from device.camera.folder import FolderCamera
 
-        return FolderCamera(Path(arg))
-    raise CameraError(f"unknown camera {spec!r}: use pi, usb:N or dir:PATH")
+    assert isinstance(arg, Path)
+    return FolderCamera(arg)

@@ -4,25 +4,27 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 
-from device.camera.base import CameraError
+from device.camera.base import CameraError, preview_size
 from vision.labels import PHOTO_SUFFIXES
-
-PREVIEW_WIDTH = 640
 
 
 class FolderCamera:
     def __init__(self, folder: Path) -> None:
         if not folder.is_dir():
-            raise CameraError(f"camera folder {str(folder)!r} does not exist")
+            why = "is not a folder" if folder.exists() else "does not exist"
+            raise CameraError(f"camera folder {str(folder)!r} {why}")
         self.name = f"dir:{folder}"
         self.folder = folder
         self.position = 0
 
     def _photos(self) -> list[Path]:
-        return sorted(p for p in self.folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
+        try:
+            names = list(self.folder.iterdir())
+        except OSError as error:  # the folder went away or cannot be read: the camera is out
+            raise CameraError(f"camera folder {str(self.folder)!r}: {error.strerror}") from None
+        return sorted(p for p in names if p.suffix.lower() in PHOTO_SUFFIXES)
 
     def current_path(self) -> Path:
         photos = self._photos()
@@ -38,11 +40,7 @@ class FolderCamera:
         return load_photo(self.current_path()).pixels
 
     def preview(self) -> np.ndarray:
-        frame = self._read()
-        scale = PREVIEW_WIDTH / max(frame.shape[1], 1)
-        if scale < 1:
-            frame = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        return frame
+        return preview_size(self._read())
 
     def capture(self) -> np.ndarray:
         frame = self._read()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from device.camera.base import CameraError
+from device.camera.base import CameraError, preview_size
 
 
 class UsbCamera:
@@ -25,9 +25,7 @@ class UsbCamera:
         return frame
 
     def preview(self) -> np.ndarray:
-        frame = self._frame()
-        scale = 640 / max(frame.shape[1], 1)
-        return cv2.resize(frame, None, fx=scale, fy=scale) if scale < 1 else frame
+        return preview_size(self._frame(), interpolation=cv2.INTER_LINEAR)
 
     def capture(self) -> np.ndarray:
         # Drop a buffered frame so the still is taken now, not when the last preview was.

@@ -51,3 +51,40 @@ def test_a_camera_mounted_rolled_gives_its_frames_turned_upright(tmp_path):
     half.advance()  # what the folder camera offers, the turned one offers too
     with pytest.raises(CameraError, match="camera turn 45: use 0, 90, 180 or 270 degrees"):
         open_camera(f"dir:{tmp_path}", 45)
+
+
+def test_a_photo_of_an_extreme_shape_gives_a_preview_of_at_least_a_pixel(tmp_path):
+    cv2.imwrite(str(tmp_path / "line.png"), np.full((1, 3000, 3), 200, np.uint8))
+    camera = open_camera(f"dir:{tmp_path}")
+    assert camera.preview().shape == (1, 640, 3)  # 640 wide, its one row kept, not rounded away
+    assert camera.capture().shape == (1, 3000, 3)
+
+
+def test_a_folder_that_is_a_file_or_goes_away_is_a_camera_error(tmp_path):
+    photo = tmp_path / "a.jpg"
+    _jpeg(photo, 80, 60)
+    with pytest.raises(CameraError, match="is not a folder"):
+        open_camera(f"dir:{photo}")
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    _jpeg(folder / "a.jpg", 80, 60)
+    camera = open_camera(f"dir:{folder}")
+    (folder / "a.jpg").unlink()
+    folder.rmdir()  # a stick pulled out: the camera is out, not the data folder
+    with pytest.raises(CameraError, match="No such file or directory"):
+        camera.preview()
+
+
+@pytest.mark.parametrize(
+    ("spec", "said"),
+    [
+        ("usb:abc", "usb needs a number"),
+        ("usb:-1", "usb needs a number"),
+        ("dir:", "dir needs a folder"),
+        ("pi:0", "unknown camera 'pi:0'"),
+        ("webcam", "unknown camera 'webcam'"),
+    ],
+)
+def test_a_camera_spec_that_can_never_work_is_one_line(spec, said):
+    with pytest.raises(CameraError, match=said):
+        open_camera(spec)

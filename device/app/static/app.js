@@ -71,7 +71,7 @@ async function loadStatus() {
     tiles = status.tiles;
     variants = status.variants;
     cameraProblem = status.camera_error;
-    statusProblems = [status.model_error];
+    statusProblems = [status.model_error, status.context_error];
     if (status.disk_free_mb < 200) {
       statusProblems.push(`disk almost full (${status.disk_free_mb} MB free): new hands may not be saved`);
     }
