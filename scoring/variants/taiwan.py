@@ -990,6 +990,8 @@ class Taiwan(Variant):
         """The generic checks, then the events that only fit some wins (one line each)."""
         super().check_context(hand)
         ctx = hand.context
+        if ctx.players != 4:  # the payments are the three other seats' (or the discarder's)
+            raise HandError(f"taiwan is played by 4 players, got players {ctx.players}")
         if ctx.dealer is not None and ctx.dealer != (ctx.seat_wind == DEALER_SEAT):
             raise HandError(
                 f"dealer is {str(ctx.dealer).lower()} for seat {ctx.seat_wind}: in taiwan the"

@@ -36,6 +36,8 @@ BASE = {
         ({"colour": "red"}, "unknown key 'colour'"),
         ({"hand": "1234567m8m9m234567p1s将"}, "unknown tile code"),
         ({"flowers": "1z"}, "1z is not a flower"),
+        ({"players": 3}, "taiwan is played by 4 players, got players 3"),
+        ({"players": -1}, "taiwan is played by 4 players, got players -1"),
         ({"hand": "123456789m234567p1s", "melds": [], "dealer_streak": -1}, None),
     ],
 )
