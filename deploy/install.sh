@@ -48,6 +48,9 @@ python3 -m venv --system-site-packages "$PREFIX/venv"
 "$PREFIX/venv/bin/pip" install --upgrade pip
 # onnxruntime 1.21.0 crashes on a Raspberry Pi 4: the project's own pin keeps it away.
 "$PREFIX/venv/bin/pip" install "$SRC"
+# A reinstall replaces the models: the ones this table fitted or taught are kept in the data
+# folder first (keep_models.sh), as nothing a table made may be lost to an upgrade.
+bash "$SRC/deploy/keep_models.sh" "$PREFIX/models" "$SRC/models" "$DATA"
 rsync -a --delete "$SRC/models/" "$PREFIX/models/"
 # The app's own: "Fit to this set" on the scoreboard writes the adapted classifier there.
 chown -R "$APP_USER" "$PREFIX/models"
