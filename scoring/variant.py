@@ -34,6 +34,10 @@ class Variant:
     options: ClassVar[tuple[RuleOption, ...]] = ()
     uses_flowers: ClassVar[bool] = False
     uses_pieces: ClassVar[bool] = False
+    seats_by_wind: ClassVar[bool] = True
+    """Whether a hand names seats by wind (``seat_wind``, ``discarder`` E S W N, the dealer East).
+    A rule set without winds (xiangqi) says ``dealer`` true or false and names the other seats
+    from the winner's chair (left, across, right), and so do its payments."""
 
     def score_draw(self, data: Any) -> dict[str, Any]:
         """A drawn hand (流局) as JSON: only rule sets whose text pays on a draw score one."""

@@ -15,6 +15,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from device.app.seats import for_scorer, payments_in_seats
 from scoring.errors import TilescoreError
 from scoring.hand_json import parse_meld, score_json, wins_under
 from scoring.notation import format_tiles, parse_tiles
@@ -333,7 +334,10 @@ def rebuild(
     problems' order), for the still-hand check to tell a half-laid hand from a doubtful read."""
     from vision.layout.reconstruct import reconstruct as layout
 
-    wins = None if context is None else wins_under(_score_context(context))
+    try:
+        wins = None if context is None else wins_under(_score_context(context))
+    except TilescoreError:
+        wins = None  # a context the scorer cannot take completes nothing; scoring says why
     reading = layout(detections, variant, wins=wins)
     kinds = tuple(p.kind for p in reading.problems)
     return {
@@ -343,14 +347,26 @@ def rebuild(
 
 
 def score_reading(reading: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
+    """The reading scored with the table's context; its payments name the table's chairs."""
     data = {k: v for k, v in reading.items() if k in ("hand", "win_tile", "melds", "flowers")}
-    data.update(_score_context(context))
-    return score_json(data)
+    try:
+        data.update(_score_context(context))
+    except TilescoreError as error:
+        return {"error": str(error)}
+    return payments_in_seats(score_json(data), context, _seats_by_wind(context))
 
 
 def _score_context(context: dict[str, Any]) -> dict[str, Any]:
-    """What of the app's context the scorer takes."""
-    return {k: v for k, v in context.items() if k in CONTEXT_KEYS and v is not None}
+    """What of the app's context the scorer takes, in its words: a rule set without winds
+    (xiangqi) is told who deals and where the others sit from the winner (seats.for_scorer)."""
+    given = {k: v for k, v in context.items() if k in CONTEXT_KEYS and v is not None}
+    return for_scorer(given, _seats_by_wind(context))
+
+
+def _seats_by_wind(context: Mapping[str, Any]) -> bool:
+    from scoring.variant import find_variant
+
+    return find_variant(context.get("variant") or "taiwan").seats_by_wind
 
 
 def apply_tile_fix(

@@ -498,6 +498,7 @@ class Xiangqi(Variant):
     events = EVENTS
     options = OPTIONS
     uses_pieces = True
+    seats_by_wind = False  # the text has no winds: dealer true or false, seats left/across/right
 
     # ---- checks: each problem is one line naming the bad input ----
 

@@ -155,6 +155,23 @@ def test_a_discard_win_pays_once_the_discarder_is_named(hand_client):
     assert list(totals.items()) == [("East", 220), ("South", -220), ("West", 0), ("North", 0)]
 
 
+def test_a_xiangqi_table_scores_by_its_chairs_and_reaches_the_scoreboard(hand_client):
+    # xiangqi has no winds (dealer true or false, seats left/across/right from the winner);
+    # the app's chairs are winds, so it was refused, and its payments reached no total.
+    hand_client.post("/api/context", json={"variant": "xiangqi"})
+    hand_client.post("/api/context", json={"seat_wind": "S", "self_draw": False, "discarder": "W"})
+    hand = hand_client.post("/api/score").get_json()
+    fixed = hand_client.post(
+        f"/api/hands/{hand['id']}/fix", json={"hand": "士象車帥將", "win_tile": "將"}
+    ).get_json()
+    result = fixed["result"]
+    assert result["winning"], result
+    paid = 4 * result["base_points"]  # 放給閒家 ×4
+    assert result["payments"] == [{"payer": "W", "payee": "S", "amount": paid}]
+    totals = json.loads(hand_client.get("/api/session").data)["totals"]
+    assert list(totals.items()) == [("East", 0), ("South", paid), ("West", -paid), ("North", 0)]
+
+
 def test_the_session_moves_the_streak_and_a_fix_moves_it_back(hand_client):
     hand = _typed_hand(hand_client)
     assert hand["context"]["dealer_streak"] == 0

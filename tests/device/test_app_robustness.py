@@ -261,10 +261,15 @@ def test_a_new_rule_set_starts_from_its_own_options(tmp_path):
     with _app(tmp_path).test_client() as client:
         client.post(
             "/api/context",
-            json={"rules": {"base": 50}, "events": ["after_flower", "last_tile"], "players": 3},
+            json={
+                "variant": "xiangqi",
+                "rules": {"minimum_tai": 2},
+                "events": ["declared_ready", "last_tile"],
+                "players": 3,
+            },
         )
         riichi = client.post("/api/context", json={"variant": "riichi"}).get_json()
-        # taiwan's options go; of the events and the count, what riichi takes stays
+        # xiangqi's options go; of the events and the count, what riichi takes stays
         assert riichi["rules"] == {} and riichi["events"] == ["last_tile"]
         assert riichi.get("players") is None
         same = client.post("/api/context", json={"variant": "riichi", "rules": {"red_fives": True}})
