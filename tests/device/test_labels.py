@@ -48,7 +48,7 @@ def test_photos_that_would_share_a_label_file_are_refused_not_mixed(folder):
     store = LabelStore(photos, folder / "labels")
     before = (folder / "labels" / "taiwan-pinghu.json").read_bytes()
     for name in ("taiwan-pinghu.jpg", "taiwan-pinghu.webp"):
-        with pytest.raises(TilescoreError, match="would share the label file taiwan-pinghu.json"):
+        with pytest.raises(TilescoreError, match=r"would share the label file taiwan-pinghu\.json"):
             store.save(name, {"tiles": []})
     assert (folder / "labels" / "taiwan-pinghu.json").read_bytes() == before
     listed = {row["image"]: row["status"] for row in store.summary()}
