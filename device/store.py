@@ -1,23 +1,30 @@
 """The table's memory: sessions, every scored hand with its photo and corrections, in SQLite.
 
-WAL mode and a commit per change, so a power cut loses at most the hand being written. Photos are
-saved under the data folder with names the store makes (``hand-<id>.jpg``); nothing from a request
-ever becomes a path.
+WAL mode and a commit per change, so a power cut loses at most the hand being written. Every
+change that reads before it writes does both in one transaction begun at once (``BEGIN
+IMMEDIATE``), so two requests at the same moment cannot both act on what they read before the
+other wrote. Photos are saved under the data folder with names the store makes (``hand-<id>.jpg``,
+never one a file or a label already holds); nothing from a request ever becomes a path.
 """
 
 from __future__ import annotations
 
 import csv
+import errno
 import io
+import itertools
 import json
 import os
 import sqlite3
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from scoring.errors import TilescoreError
 
 SEATS = ("E", "S", "W", "N")
 WINDS = ("E", "S", "W", "N")
@@ -57,6 +64,10 @@ CREATE TABLE IF NOT EXISTS labels (
 """
 
 
+class StoreError(TilescoreError):
+    """The data folder or its database cannot be used: one line naming the file, and what to do."""
+
+
 @dataclass(frozen=True)
 class SessionState:
     id: int
@@ -84,19 +95,87 @@ class SessionState:
         }
 
 
+SQLITE_MAX_ID = 2**63 - 1  # a larger hand number is no row's (SQLite would overflow on it)
+
+
 class Store:
     def __init__(self, data_dir: Path) -> None:
+        """Open the data folder, or say in one line (a ``StoreError``) why it cannot be used:
+        checked now, so a damaged or read-only store stops the app at the start rather than
+        failing every hand, and a damaged one never takes new hands on top of the damage."""
         self.data_dir = data_dir
         self.photo_dir = data_dir / "photos"
-        self.photo_dir.mkdir(parents=True, exist_ok=True)
         self.path = data_dir / "tilescore.sqlite3"
-        with self._connect() as db:
-            db.executescript(SCHEMA)
+        self._check_folders()
+        self._check_database()
+
+    def _check_folders(self) -> None:
+        try:
+            self.photo_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StoreError(self._unusable(self.photo_dir, error)) from None
+        for folder in (self.data_dir, self.photo_dir):
+            try:
+                # A file made and removed: a read-only folder exists and lists as any other.
+                handle, probe = tempfile.mkstemp(dir=folder, prefix=".write-check-")
+                os.close(handle)
+                os.unlink(probe)
+            except OSError as error:
+                raise StoreError(self._unusable(folder, error)) from None
+
+    def _unusable(self, folder: Path, error: OSError) -> str:
+        if error.errno == errno.EROFS:
+            return (
+                f"the data folder {self.data_dir} is read-only: make it writable (a memory card "
+                "turned read-only after an error needs checking) or give --data FOLDER"
+            )
+        return f"cannot write {folder}: {error.strerror}; give --data FOLDER"
+
+    def _check_database(self) -> None:
+        """The database opens, ``PRAGMA quick_check`` finds it whole, and its tables are there.
+        A bad one is left exactly as it is (it may hold the table's sessions), for a person to
+        move aside."""
+        if self.path.is_dir():
+            raise StoreError(
+                f"{self.path} is a folder, not the table's database: move it aside and start "
+                "again (a new database is made)"
+            )
+        try:
+            with self._read() as db:
+                problems = [str(row[0]) for row in db.execute("PRAGMA quick_check")]
+            with self._write() as db:
+                db.execute("SELECT 1")
+            with self._connect() as db:
+                db.executescript(SCHEMA)  # executescript commits first: a transaction of its own
+        except sqlite3.OperationalError as error:
+            raise StoreError(f"cannot open {self.path} ({error}); check the data folder") from None
+        except sqlite3.DatabaseError as error:  # not a database, or its pages are damaged
+            problems = [str(error)]
+        if problems != ["ok"]:
+            raise StoreError(self._damaged(" ".join(problems)))
+
+    def _damaged(self, problem: str) -> str:
+        problem = " ".join(problem.replace("*** in database main ***", "").split())[:200]
+        if "not a database" in problem:
+            what, keep = "is not a database", ""
+        else:  # its pages fail the check: some hands may still be read from it
+            what, keep = (
+                "is damaged",
+                f" (keep it: `sqlite3 {self.path.name} .recover` may save its hands)",
+            )
+        return (
+            f"{self.path} {what} ({problem}): move it aside{keep} and start again; "
+            "a new one is made"
+        )
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=10)
+        db.row_factory = sqlite3.Row
+        return db
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=10)
-        db.row_factory = sqlite3.Row
+        db = self._open()
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
@@ -105,14 +184,57 @@ class Store:
         finally:
             db.close()
 
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction begun at once (``BEGIN IMMEDIATE``): what it reads is read under
+        the write lock, so two undos at the same moment undo two hands, not one hand twice, and
+        a hand is dealt from the state the one before it left. Rolled back on any error."""
+        db = self._open()
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("BEGIN IMMEDIATE")
+            yield db
+            db.commit()
+        finally:
+            db.close()  # without a commit: rolled back
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        """A connection that only reads, and reads on when the data folder turns read-only (a
+        memory card remounted after an error): SQLite cannot make WAL's shared-memory file
+        there, so the file is read as the unchanging file it has become, and the scores can
+        still be seen and exported. Not while the WAL file holds changes: they would be missed."""
+        db = self._open()
+        try:
+            try:
+                db.execute("PRAGMA schema_version")  # opens the file
+            except sqlite3.OperationalError:
+                if not self._frozen():
+                    raise
+                db.close()
+                db = sqlite3.connect(
+                    self.path.resolve().as_uri() + "?mode=ro&immutable=1", uri=True
+                )
+                db.row_factory = sqlite3.Row
+            yield db
+        finally:
+            db.close()
+
+    def _frozen(self) -> bool:
+        """Whether the database lies in a folder no one can write, all of it in the file."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        unwritten = wal.exists() and wal.stat().st_size > 0
+        return not os.access(self.data_dir, os.W_OK) and not unwritten
+
     # -- settings remembered between hands -------------------------------------------------
     def get_setting(self, key: str, default: Any = None) -> Any:
-        with self._connect() as db:
+        with self._read() as db:
             row = db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
         return json.loads(row["value"]) if row else default
 
     def set_setting(self, key: str, value: Any) -> None:
-        with self._connect() as db:
+        with self._write() as db:
             db.execute(
                 "INSERT INTO settings(key, value) VALUES (?, ?) "
                 "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -121,7 +243,7 @@ class Store:
 
     # -- sessions --------------------------------------------------------------------------
     def new_session(self, players: list[str], variant: str) -> SessionState:
-        with self._connect() as db:
+        with self._write() as db:
             cursor = db.execute(
                 "INSERT INTO sessions(created, players, variant) VALUES (?, ?, ?)",
                 (time.time(), json.dumps(players, ensure_ascii=False), variant),
@@ -131,12 +253,12 @@ class Store:
         return self.session(session_id)
 
     def current_session(self) -> SessionState | None:
-        with self._connect() as db:
+        with self._read() as db:
             row = db.execute("SELECT id FROM sessions ORDER BY id DESC LIMIT 1").fetchone()
         return self.session(row["id"]) if row else None
 
     def session(self, session_id: int) -> SessionState:
-        with self._connect() as db:
+        with self._read() as db:
             row = db.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
         if row is None:
             raise KeyError(session_id)
@@ -151,6 +273,8 @@ class Store:
 
     def _session_row(self, db: sqlite3.Connection, session_id: int) -> dict[str, Any]:
         row = db.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        if row is None:
+            raise KeyError(session_id)
         return dict(row)
 
     # -- hands -----------------------------------------------------------------------------
@@ -163,8 +287,10 @@ class Store:
         context: dict[str, Any],
         result: dict[str, Any],
     ) -> int:
-        """Record a scored hand and move the dealer on (a dealer win extends the streak)."""
-        with self._connect() as db:
+        """Record a scored hand and move the dealer on (a dealer win extends the streak). The
+        session is read inside the write transaction: the hand is dealt from the state the hand
+        before it (or an undo) left, whatever else came at the same moment."""
+        with self._write() as db:
             state = self._session_row(db, session_id)
             cursor = db.execute(
                 "INSERT INTO hands(session_id, created, detections, reading, context, result, "
@@ -183,12 +309,52 @@ class Store:
             )
             hand_id = cursor.lastrowid
             assert hand_id is not None
-            if photo_jpeg is not None:
-                name = f"hand-{hand_id}.jpg"
-                _write_atomically(self.photo_dir / name, photo_jpeg)
-                db.execute("UPDATE hands SET photo = ? WHERE id = ?", (name, hand_id))
-            self._advance_dealer(db, state, context, result)
+            photo = None if photo_jpeg is None else self._save_photo(hand_id, photo_jpeg)
+            try:
+                if photo is not None:
+                    db.execute("UPDATE hands SET photo = ? WHERE id = ?", (photo.name, hand_id))
+                self._advance_dealer(db, state, context, result)
+                db.commit()
+            except BaseException:
+                if photo is not None:  # no row will name it: its name is free again
+                    photo.unlink(missing_ok=True)
+                raise
         return hand_id
+
+    def _save_photo(self, hand_id: int, jpeg: bytes) -> Path:
+        """Write a hand's photo under a name no file and no label in the folder holds.
+
+        ``hand-<id>.jpg`` as a rule; but a database moved aside or lost numbers its hands from 1
+        again, and the photos and labels (some reviewed) of its hands stay in the folder: their
+        names are passed over for ``hand-<id>-2.jpg`` and on, so no photo is ever written over
+        and no old label comes to stand beside another photo. A name is taken (``O_EXCL``)
+        before the photo is written into it."""
+        taken = self._taken_stems()
+        for n in itertools.count(1):
+            stem = f"hand-{hand_id}" if n == 1 else f"hand-{hand_id}-{n}"
+            if stem.casefold() in taken:
+                continue
+            path = self.photo_dir / f"{stem}.jpg"
+            try:
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+            except FileExistsError:  # made since the folder was listed
+                continue
+            try:
+                _write_atomically(path, jpeg)
+            except BaseException:
+                path.unlink(missing_ok=True)
+                raise
+            return path
+        raise AssertionError("unreachable")
+
+    def _taken_stems(self) -> set[str]:
+        """The names (without suffix, any case: a label file is one per stem, and some file
+        systems ignore case) of the photos and the label files in the photo folder."""
+        labels = self.photo_dir / "labels"
+        names = [p.name for p in self.photo_dir.iterdir()]
+        if labels.is_dir():
+            names += [p.name for p in labels.iterdir()]
+        return {Path(name).stem.casefold() for name in names}
 
     def _advance_dealer(
         self,
@@ -219,11 +385,13 @@ class Store:
         context: dict[str, Any],
         result: dict[str, Any],
         correction: dict[str, Any],
+        detections: list[dict[str, Any]] | None = None,
     ) -> None:
-        """Save a corrected hand. When it is the session's latest hand, the dealer is moved on
-        again from where it stood before the hand: a fix can turn a win into no win, or change
-        the winner, and the next hand must be dealt from the corrected outcome."""
-        with self._connect() as db:
+        """Save a corrected hand (with its tiles as corrected, if a tile was): all of it or,
+        if anything fails, none of it. When it is the session's latest hand, the dealer is
+        moved on again from where it stood before the hand: a fix can turn a win into no win,
+        or change the winner, and the next hand must be dealt from the corrected outcome."""
+        with self._write() as db:
             row = db.execute(
                 "SELECT session_id, corrections, state_before FROM hands WHERE id = ?", (hand_id,)
             ).fetchone()
@@ -235,6 +403,10 @@ class Store:
                 "WHERE id = ?",
                 (_dump(reading), _dump(context), _dump(result), _dump(corrections), hand_id),
             )
+            if detections is not None:
+                db.execute(
+                    "UPDATE hands SET detections = ? WHERE id = ?", (_dump(detections), hand_id)
+                )
             latest = db.execute(
                 "SELECT MAX(id) FROM hands WHERE session_id = ? AND undone = 0",
                 (row["session_id"],),
@@ -264,7 +436,7 @@ class Store:
         self, session_id: int, *, streak: int | None = None, round_wind: str | None = None
     ) -> SessionState:
         """The table corrects the streak or the round wind by hand (a drawn hand, a late start)."""
-        with self._connect() as db:
+        with self._write() as db:
             if streak is not None:
                 db.execute(
                     "UPDATE sessions SET streak = ? WHERE id = ?", (max(0, streak), session_id)
@@ -276,12 +448,10 @@ class Store:
                 )
         return self.session(session_id)
 
-    def set_detections(self, hand_id: int, detections: list[dict[str, Any]]) -> None:
-        with self._connect() as db:
-            db.execute("UPDATE hands SET detections = ? WHERE id = ?", (_dump(detections), hand_id))
-
     def hand(self, hand_id: int) -> dict[str, Any]:
-        with self._connect() as db:
+        if not 0 < hand_id <= SQLITE_MAX_ID:
+            raise KeyError(hand_id)
+        with self._read() as db:
             row = db.execute("SELECT * FROM hands WHERE id = ?", (hand_id,)).fetchone()
         if row is None:
             raise KeyError(hand_id)
@@ -291,13 +461,13 @@ class Store:
         query = "SELECT * FROM hands WHERE session_id = ?"
         if not include_undone:
             query += " AND undone = 0"
-        with self._connect() as db:
+        with self._read() as db:
             rows = db.execute(query + " ORDER BY id", (session_id,)).fetchall()
         return [_hand_json(r) for r in rows]
 
     def latest_hand(self, session_id: int) -> dict[str, Any] | None:
         """The session's last hand that was not undone, if any."""
-        with self._connect() as db:
+        with self._read() as db:
             row = db.execute(
                 "SELECT * FROM hands WHERE session_id = ? AND undone = 0 ORDER BY id DESC LIMIT 1",
                 (session_id,),
@@ -305,8 +475,9 @@ class Store:
         return _hand_json(row) if row else None
 
     def undo_last(self, session_id: int) -> int | None:
-        """Mark the last hand undone and put the dealer back where it was before it."""
-        with self._connect() as db:
+        """Mark the last hand undone and put the dealer back where it was before it. Which hand is
+        last is read inside the write transaction: undos at the same moment undo one each."""
+        with self._write() as db:
             row = db.execute(
                 "SELECT id, state_before FROM hands WHERE session_id = ? AND undone = 0 "
                 "ORDER BY id DESC LIMIT 1",
@@ -406,29 +577,39 @@ class Store:
     # -- labelled data from corrections ----------------------------------------------------
     def add_label(
         self, hand_id: int, photo: str, tiles: list[dict[str, Any]], size: tuple[int, int] = (0, 0)
-    ) -> None:
+    ) -> bool:
         """Keep a corrected photo's tiles: in the database, and as a label file beside the photos
-        in the labelling page's layout (``photos/labels/hand-N.json``), so ``tilescore label
-        DATA/photos`` opens it for review and ``tilescore train classifier --from
+        in the labelling page's layout (``photos/labels/<photo's name>.json``), so ``tilescore
+        label DATA/photos`` opens it for review and ``tilescore train classifier --from
         DATA/photos/labels`` learns from it once marked done. It stays "proposed": a person fixed
-        the tiles that mattered to the score, not necessarily every one."""
+        the tiles that mattered to the score, not necessarily every one.
+
+        The file is written only while it is the app's own: none yet, or the very proposal the
+        app last wrote for this hand. One a person has reviewed (marked done, a tile or a note
+        changed) is theirs and is never written over; nor is one the app did not write (left
+        by a database moved aside). Returns whether the file was written."""
         from device.labels import validate_label, write_json_atomically
 
-        with self._connect() as db:
+        label = {"width": size[0], "height": size[1], "status": "proposed", "tiles": tiles}
+        clean = validate_label(photo, label)
+        path = self.photo_dir / "labels" / (Path(photo).stem + ".json")
+        with self._write() as db:
+            before = db.execute(
+                "SELECT tiles FROM labels WHERE hand_id = ? AND photo = ? ORDER BY id DESC LIMIT 1",
+                (hand_id, photo),
+            ).fetchone()
             db.execute("DELETE FROM labels WHERE hand_id = ?", (hand_id,))
             db.execute(
                 "INSERT INTO labels(hand_id, created, photo, tiles) VALUES (?, ?, ?, ?)",
                 (hand_id, time.time(), photo, _dump(tiles)),
             )
-        label = {"width": size[0], "height": size[1], "status": "proposed", "tiles": tiles}
-        label_dir = self.photo_dir / "labels"
-        label_dir.mkdir(exist_ok=True)
-        write_json_atomically(
-            label_dir / (Path(photo).stem + ".json"), validate_label(photo, label)
-        )
+        if path.exists() and not _written_by_app(path, photo, before):
+            return False
+        write_json_atomically(path, clean)
+        return True
 
     def labels(self) -> list[dict[str, Any]]:
-        with self._connect() as db:
+        with self._read() as db:
             rows = db.execute("SELECT * FROM labels ORDER BY id").fetchall()
         return [
             {"hand_id": r["hand_id"], "photo": r["photo"], "tiles": json.loads(r["tiles"])}
@@ -440,6 +621,26 @@ def _player_at(players: tuple[str, ...], dealer: int, seat: str) -> str | None:
     if seat not in SEATS:
         return None
     return players[(dealer + SEATS.index(seat)) % len(players)]
+
+
+def _written_by_app(path: Path, photo: str, before: sqlite3.Row | None) -> bool:
+    """Whether the label file is still the proposal the app last wrote for the photo: status
+    "proposed", the same tiles, nothing added (the size aside: the app writes the same one)."""
+    from device.labels import validate_label
+
+    if before is None:
+        return False
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+        wrote = validate_label(photo, {"status": "proposed", "tiles": json.loads(before["tiles"])})
+    except (OSError, ValueError, TilescoreError):  # unreadable: a person's to sort out
+        return False
+    if not isinstance(found, dict):
+        return False
+    size = ("width", "height")
+    return {k: v for k, v in found.items() if k not in size} == {
+        k: v for k, v in wrote.items() if k not in size
+    }
 
 
 def _dump(value: Any) -> str:
@@ -455,11 +656,15 @@ def _hand_json(row: sqlite3.Row) -> dict[str, Any]:
 
 def _write_atomically(path: Path, data: bytes) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
-    with open(tmp, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    tmp.replace(path)
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # a half-written photo is no photo
+        raise
     # The rename lives in the folder: sync it too, or a power cut right after the hand's row is
     # committed can leave the row without its photo.
     folder = os.open(path.parent, os.O_RDONLY)

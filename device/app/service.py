@@ -38,6 +38,10 @@ CONTEXT_KEYS = (
     "honba",
     "riichi_sticks",
 )
+MAX_COUNT = 99
+"""The most a dealer streak, honba or riichi sticks can be set to: beyond any game, and far enough
+from SQLite's limit that dealer wins after it never overflow the stored streak."""
+MAX_INDICATORS = 10  # dora indicators: five in a game at most, each kong turning one more
 
 
 @dataclass
@@ -164,16 +168,18 @@ def context_value(key: str, value: Any, variant_name: str) -> Any:
         return _variant_name(value)
     if key in ("seat_wind", "round_wind") or (key == "discarder" and value is not None):
         if value not in SEATS:
-            raise TilescoreError(f"{key} must be one of E S W N, got {value!r}")
+            raise TilescoreError(f"{key} must be one of E S W N, got {_short(value)}")
         return value
     if key in ("dealer_streak", "honba", "riichi_sticks"):
         number = _whole_number(key, value)
         if number < 0:
             raise TilescoreError(f"{key} must be 0 or more, got {number}")
+        if number > MAX_COUNT:
+            raise TilescoreError(f"{key} must be at most {MAX_COUNT}, got {number}")
         return number
     if key in ("self_draw", "dealer"):
         if not isinstance(value, bool) and not (key == "dealer" and value is None):
-            raise TilescoreError(f"{key} must be true or false, got {value!r}")
+            raise TilescoreError(f"{key} must be true or false, got {_short(value)}")
         return value
     if key == "discarder":
         return None
@@ -184,7 +190,7 @@ def context_value(key: str, value: Any, variant_name: str) -> Any:
         return _events(value, variant)
     if key == "rules":
         if not isinstance(value, dict):
-            raise TilescoreError(f"rules must be an object of option: value, got {value!r}")
+            raise TilescoreError(f"rules must be an object of option: value, got {_short(value)}")
         variant.resolve_rules(dict(value))  # an unknown option or a bad value: RuleOptionError
         return dict(value)
     if key == "players":
@@ -194,9 +200,12 @@ def context_value(key: str, value: Any, variant_name: str) -> Any:
 
         parts = value if isinstance(value, list) else [value]
         if value is not None and not all(isinstance(p, str) for p in parts):
-            raise TilescoreError(f'{key} must be tiles, e.g. "3m", got {value!r}')
+            raise TilescoreError(f'{key} must be tiles, e.g. "3m", got {_short(value)}')
+        tiles = 0
         for part in parts if value is not None else []:
-            tiles_from_text(part)  # a bad code: its one-line TileError
+            tiles += len(tiles_from_text(part))  # a bad code: its one-line TileError
+            if tiles > MAX_INDICATORS:  # kept with every hand after: no megabyte of them
+                raise TilescoreError(f"{key} has at most {MAX_INDICATORS} tiles")
         return value
     raise TilescoreError(f"unknown context key {key!r}")
 
@@ -205,7 +214,7 @@ def _variant_name(value: Any) -> str:
     from scoring.variant import find_variant, variant_name
 
     if not isinstance(value, str):
-        raise TilescoreError(f"variant must be the name of a rule set, got {value!r}")
+        raise TilescoreError(f"variant must be the name of a rule set, got {_short(value)}")
     name = variant_name(value)  # an unknown one: VariantError, listing the known ones
     find_variant(name)  # one this version cannot load is refused too
     return name
@@ -213,18 +222,24 @@ def _variant_name(value: Any) -> str:
 
 def _whole_number(key: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise TilescoreError(f"{key} must be a whole number, got {value!r}")
+        raise TilescoreError(f"{key} must be a whole number, got {_short(value)}")
     try:
         return int(value)
-    except ValueError:
-        raise TilescoreError(f"{key} must be a whole number, got {value!r}") from None
+    except ValueError:  # not digits, or more of them than Python reads
+        raise TilescoreError(f"{key} must be a whole number, got {_short(value)}") from None
+
+
+def _short(value: Any) -> str:
+    """A value as an error message shows it: a megabyte of it is no help on a display."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _events(value: Any, variant: Any) -> list[str]:
     from scoring.hand_json import parse_events
 
     if not isinstance(value, list) or not all(isinstance(e, str) for e in value):
-        raise TilescoreError(f"events must be a list of event names, got {value!r}")
+        raise TilescoreError(f"events must be a list of event names, got {_short(value)}")
     codes: list[str] = []
     for name in value:
         (event,) = parse_events([name])  # an unknown one: its one-line HandError
@@ -244,7 +259,7 @@ def _players(value: Any, variant: Any) -> int:
     from scoring.hand import Hand, WinContext
 
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TilescoreError(f"players must be a whole number, got {value!r}")
+        raise TilescoreError(f"players must be a whole number, got {_short(value)}")
     probe = Hand(
         concealed=(),
         win_tile=None,
@@ -369,6 +384,133 @@ def _seats_by_wind(context: Mapping[str, Any]) -> bool:
     return find_variant(context.get("variant") or "taiwan").seats_by_wind
 
 
+FIX_KEYS = (
+    "tile",
+    "code",
+    "face_down",
+    "keep_win",
+    "win_tile",
+    "win_index",
+    "hand",
+    "melds",
+    "flowers",
+    "split",
+    "join",
+    "meld",
+    "context",
+)
+FIX_PARTS = {
+    "code": "tile",
+    "face_down": "tile",
+    "keep_win": "tile",
+    "win_index": "win_tile",
+    "meld": "join",
+    "join": "meld",
+}
+"""A key of a fix that means nothing without another: the first needs the second."""
+MAX_HAND_TILES = 64  # more than any rule set's hand: a larger one is no hand, only bytes to keep
+MAX_MELDS = 8
+MAX_FLOWERS = 16
+
+
+def check_fix(given: Any, tiles: int) -> dict[str, Any]:
+    """A correction sent for a hand whose photo has ``tiles`` tiles, checked as a whole before
+    anything is applied or saved, as it is to be kept: only the keys the page sends, each of its
+    kind (a tile number or winning box one of the photo's, tile codes ``scoring.tiles`` knows,
+    true or false, tiles as text, melds the scorer reads). Anything else is a one-line
+    ``TilescoreError`` naming the key, and the hand stays as it was. The ``context`` is the
+    hand's to check (``check_context`` against the hand's own). Only the keys sent are kept:
+    the hand's corrections record what the person did."""
+    if not isinstance(given, dict):
+        raise TilescoreError("a fix must be a JSON object")
+    unknown = set(given) - set(FIX_KEYS)
+    if unknown:
+        raise TilescoreError(f"unknown fix key {_short(sorted(unknown)[0])}")
+    for part, whole in FIX_PARTS.items():
+        if part in given and whole not in given:
+            raise TilescoreError(f"{part} goes with {whole}")
+    fix = dict(given)
+    if "tile" in given:
+        fix.update(_tile_fix(given, tiles))
+    if "win_tile" in given:
+        fix["win_tile"] = _tile_code("win_tile", given["win_tile"])
+        if "win_index" in given:
+            fix["win_index"] = _tile_number("win_index", given["win_index"], tiles)
+    if "hand" in given:
+        fix["hand"] = _tile_text("hand", given["hand"], MAX_HAND_TILES)
+    if "melds" in given:
+        fix["melds"] = _melds(given["melds"])
+    if "flowers" in given:
+        fix["flowers"] = _tile_text("flowers", given["flowers"], MAX_FLOWERS)
+    if "split" in given:
+        fix["split"] = _whole_number("split", given["split"])
+    if "join" in given:
+        fix["join"] = _tile_text("join", given["join"], max(JOINS.values()))
+        if given["meld"] not in JOINS:
+            raise TilescoreError(
+                f"cannot join tiles as {_short(given['meld'])}: use {', '.join(JOINS)}"
+            )
+    return fix
+
+
+def _tile_fix(given: dict[str, Any], tiles: int) -> dict[str, Any]:
+    """A tile read again: its number, and its code, or face down (a back has no code)."""
+    fix: dict[str, Any] = {"tile": _tile_number("tile", given["tile"], tiles)}
+    for key in ("face_down", "keep_win"):
+        if key in given:
+            fix[key] = _flag(given, key)
+    code = given.get("code")
+    if fix.get("face_down"):
+        if code is not None:
+            raise TilescoreError(f"a face-down tile has no code, got {_short(code)}")
+    else:
+        fix["code"] = _tile_code("code", code)
+    return fix
+
+
+def _tile_number(key: str, value: Any, tiles: int) -> int:
+    index = _whole_number(key, value)
+    if not 0 <= index < tiles:
+        raise TilescoreError(f"no tile number {index} in this photo")
+    return index
+
+
+def _tile_code(key: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise TilescoreError(f'{key} must be a tile code such as "3m", got {_short(value)}')
+    return tile_from_code(value).code  # an unknown one: its one-line TileError
+
+
+def _flag(given: dict[str, Any], key: str) -> bool:
+    value = given[key]
+    if not isinstance(value, bool):
+        raise TilescoreError(f"{key} must be true or false, got {_short(value)}")
+    return value
+
+
+def _tile_text(key: str, value: Any, most: int) -> str:
+    """Tiles as the text fields hold them ("123m 55z"), read as the scorer reads them."""
+    from scoring.hand_json import tiles_from_text
+
+    if not isinstance(value, str):
+        raise TilescoreError(f'{key} must be tiles as text, e.g. "123m", got {_short(value)}')
+    if len(tiles_from_text(value)) > most:  # a bad code: its one-line TileError
+        raise TilescoreError(f"{key} has at most {most} tiles")
+    return value
+
+
+def _melds(value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise TilescoreError(
+            f'melds must be a list of melds, e.g. ["pon:777z"], got {_short(value)}'
+        )
+    if len(value) > MAX_MELDS:
+        raise TilescoreError(f"a hand has at most {MAX_MELDS} melds, got {len(value)}")
+    for meld in value:
+        parse_meld(meld)  # a meld the scorer cannot read: its one-line HandError
+    return value
+
+
 def apply_tile_fix(
     detections: list[dict[str, Any]], index: int, code: str | None, face_down: bool = False
 ) -> list[dict[str, Any]]:
@@ -390,12 +532,34 @@ def apply_tile_fix(
 
 def split_meld(reading: dict[str, Any], index: int) -> dict[str, Any]:
     """A group read as a meld that is not one: its tiles go back among the concealed tiles."""
-    melds = list(reading.get("melds") or [])
+    melds = _melds_of(reading)
     if not 0 <= index < len(melds):
         raise TilescoreError(f"no meld number {index} in this hand")
     meld = parse_meld(melds.pop(index))
-    hand = parse_tiles(str(reading.get("hand") or "")) + meld.tiles
+    hand = _concealed(reading) + list(meld.tiles)
     return {**reading, "hand": format_tiles(hand), "melds": melds}
+
+
+def _concealed(reading: dict[str, Any]) -> list[Any]:
+    """The reading's concealed tiles. A hand kept by an older version that took anything (a list,
+    a number) is said to be so: read as text, ``['1m']`` would be an unknown tile code."""
+    text = reading.get("hand") or ""
+    if not isinstance(text, str):
+        raise TilescoreError(
+            f"this hand's concealed tiles are not tiles as text: {_short(text)}; type them in "
+            "the Concealed field of Edit groups and save"
+        )
+    return list(parse_tiles(text))
+
+
+def _melds_of(reading: dict[str, Any]) -> list[Any]:
+    melds = reading.get("melds") or []
+    if not isinstance(melds, list):
+        raise TilescoreError(
+            f"this hand's melds are not a list: {_short(melds)}; type them in the Melds field "
+            "of Edit groups and save"
+        )
+    return list(melds)
 
 
 JOINS = {"chi": 3, "pon": 3, "kong": 4, "concealed_kong": 4}
@@ -409,14 +573,14 @@ def join_tiles(reading: dict[str, Any], tiles: str, meld_type: str) -> dict[str,
     chosen = list(parse_tiles(tiles))
     if len(chosen) != JOINS[meld_type]:
         raise TilescoreError(f"a {meld_type} has {JOINS[meld_type]} tiles, got {len(chosen)}")
-    hand = list(parse_tiles(str(reading.get("hand") or "")))
+    hand = _concealed(reading)
     for tile in chosen:
         if tile not in hand:
             raise TilescoreError(f"{tile.code} is not among the concealed tiles")
         hand.remove(tile)
     meld = {"type": meld_type, "tiles": format_tiles(chosen)}
     parse_meld(meld)
-    melds = [*(reading.get("melds") or []), meld]
+    melds = [*_melds_of(reading), meld]
     return {**reading, "hand": format_tiles(hand), "melds": melds}
 
 

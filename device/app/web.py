@@ -9,7 +9,9 @@ from __future__ import annotations
 import contextlib
 import errno
 import hmac
+import json
 import logging
+import os
 import secrets
 import sqlite3
 import threading
@@ -21,17 +23,18 @@ from typing import Any
 
 import numpy as np
 from flask import Flask, Response, jsonify, request, send_from_directory
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from device.app import service
 from device.app.still import StillWatch, not_a_win, same_layout
 from device.camera import CameraError, CameraSource, open_camera
 from device.store import SEATS, Store
 from scoring.errors import TilescoreError
-from scoring.tiles import ALL_TILES, tile_from_code
+from scoring.tiles import ALL_TILES
 from vision.tile_sets import UNSAID_BACKS, Backs
 
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
+MAX_JSON_BYTES = 1024 * 1024  # a request body other than a photo: a fix or settings are a few KB
 UPLOAD_TYPES = {"image/jpeg", "image/png", "image/webp", "image/bmp"}
 STATIC = Path(__file__).parent / "static"
 CAMERA_RETRY_S = 2.0  # a failed camera is opened again at most this often
@@ -44,6 +47,20 @@ HAND_KEYS = ("variant", "seat_wind", "self_draw", "discarder", "events")
 streak belong to the session, which moves them on as hands are scored."""
 log = logging.getLogger(__name__)
 DEFAULT_CONTEXT = service.DEFAULT_CONTEXT
+UNSAVED = {
+    "score_from_camera": "the hand was not saved",
+    "score_upload": "the hand was not saved",
+    "fix_hand": "the correction was not saved",
+    "undo": "nothing was undone",
+    "set_context": "the table settings were not saved",
+    "new_session": "no new session was started",
+    "set_still": "the setting was not saved",
+}
+"""What a request that failed to write did not do, by its view's name, for the one line said."""
+
+
+class NoSuchHand(TilescoreError):
+    """A hand number that is no hand's: a 404, whatever the number (0, -1, beyond SQLite's)."""
 
 
 @dataclass
@@ -58,7 +75,9 @@ class AppState:
     camera: CameraSource | None = None
     camera_error: str | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
-    """Held while a hand is scored or corrected: a Score tap, an upload, a fix, a still hand."""
+    """Held while a hand is scored or corrected (a Score tap, an upload, a fix, a still hand) and
+    while anything else reads and then changes the store (the table settings, a new session, an
+    undo, the still toggle): one at a time, so no change is made from what another just changed."""
     pin_failures: dict[str, tuple[int, float]] = field(default_factory=dict)
     still: StillWatch = field(default_factory=StillWatch)
     camera_lock: threading.Lock = field(default_factory=threading.Lock)
@@ -140,7 +159,7 @@ def create_app(
         if request.path in ("/", "/pin") or request.path.startswith("/static/"):
             return None
         given = request.headers.get("X-Tilescore-Pin") or request.cookies.get("tilescore_pin", "")
-        if not hmac.compare_digest(given, state.pin):
+        if not _same_pin(given, state.pin):
             return jsonify(
                 error="this app needs the PIN shown on the table's display", pin_required=True
             ), 403
@@ -150,9 +169,15 @@ def create_app(
     def user_error(error: TilescoreError) -> Any:
         return jsonify(error=str(error)), 400
 
+    @app.errorhandler(NoSuchHand)
+    def no_such_hand(error: NoSuchHand) -> Any:
+        return jsonify(error=str(error)), 404
+
     @app.errorhandler(413)
     def too_large(_: Any) -> Any:
-        return jsonify(error=f"photo larger than {MAX_UPLOAD_BYTES // 2**20} MB"), 413
+        if request.path == "/api/upload":
+            return jsonify(error=f"photo larger than {MAX_UPLOAD_BYTES // 2**20} MB"), 413
+        return jsonify(error=f"request body larger than {MAX_JSON_BYTES // 2**20} MB"), 413
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:
@@ -161,11 +186,24 @@ def create_app(
     @app.errorhandler(sqlite3.Error)
     @app.errorhandler(OSError)
     def storage_error(error: Exception) -> Any:
-        """A full disk (or a failing SD card): the page says so and the app keeps running."""
+        """A full disk, a folder turned read-only, a failing SD card: the page says what was not
+        saved, and the app keeps running. Reads do not write, so they go on (the scores can
+        still be seen and exported); one that fails all the same says it could not read."""
         log.error("storage failed: %s", error)
+        unsaved = UNSAVED.get(str(request.endpoint))
+        if unsaved is None:
+            return jsonify(error=f"cannot read the data folder {data_dir} ({error})"), 503
         full = getattr(error, "errno", None) == errno.ENOSPC or "full" in str(error)
-        why = "the disk is full" if full else f"cannot write the data folder ({error})"
-        return jsonify(error=f"{why}: the hand was not saved; free space and score it again"), 507
+        if full:
+            said = f"the disk is full: {unsaved}; free space and try again"
+        elif _read_only(data_dir, error):
+            said = (
+                f"the data folder {data_dir} is read-only: {unsaved}; the scores can still be "
+                "seen and exported"
+            )
+        else:
+            said = f"cannot write the data folder ({error}): {unsaved}; try again"
+        return jsonify(error=said), 507
 
     @app.errorhandler(Exception)
     def internal_error(error: Exception) -> Any:
@@ -188,8 +226,9 @@ def create_app(
         if until > time.monotonic():
             wait = int(until - time.monotonic()) + 1
             return jsonify(error=f"too many wrong PINs: try again in {wait} s"), 429
-        given = str((request.get_json(silent=True) or {}).get("pin", "")).strip()
-        if state.pin is None or hmac.compare_digest(given, state.pin):
+        sent = _json_object('send the PIN as {"pin": "123456"}')
+        given = str(sent.get("pin", "")).strip()
+        if state.pin is None or _same_pin(given, state.pin):
             state.pin_failures.pop(address, None)
             response = jsonify(ok=True)
             response.set_cookie("tilescore_pin", given, httponly=True, samesite="Strict")
@@ -243,11 +282,13 @@ def create_app(
 
     @app.post("/api/still")
     def set_still() -> Any:
-        given = request.get_json(silent=True)
-        if not isinstance(given, dict) or not isinstance(given.get("enabled"), bool):
-            raise TilescoreError('send {"enabled": true} or {"enabled": false}')
-        state.store.set_setting(STILL_SETTING, given["enabled"])
-        state.still.switch(given["enabled"])
+        refusal = 'send {"enabled": true} or {"enabled": false}'
+        given = _json_object(refusal)
+        if not isinstance(given.get("enabled"), bool):
+            raise TilescoreError(refusal)
+        with state.lock:  # two taps at once: the setting kept is the one the watch follows
+            state.store.set_setting(STILL_SETTING, given["enabled"])
+            state.still.switch(given["enabled"])
         return jsonify(state.still.to_json())
 
     def _score_still_hand() -> None:
@@ -315,10 +356,17 @@ def create_app(
 
     @app.post("/api/context")
     def set_context() -> Any:
+        sent = _json_object("context must be a JSON object")
+        # Read, change and save under the lock: two changes at once (two phones, two taps)
+        # would each save the context as it was before the other's, and one would be lost.
+        with state.lock:
+            return _save_context(sent)
+
+    def _save_context(sent: dict[str, Any]) -> Any:
         stored = _stored_context()
         # Every field is checked before anything is saved: a bad one is refused and the saved
         # context stays as it was.
-        given = service.check_context(request.get_json(silent=True), stored)
+        given = service.check_context(sent, stored)
         context = {**stored, **given}
         state.store.set_setting("context", context)
         session = state.store.current_session()
@@ -371,9 +419,10 @@ def create_app(
 
     @app.post("/api/session")
     def new_session() -> Any:
-        given = request.get_json(silent=True)
+        given = _json_object("a session must be a JSON object", optional=True)
         players, variant = _session_fields({} if given is None else given)
-        session = state.store.new_session(players, variant or _stored_context()["variant"])
+        with state.lock:  # not between a hand's read of the session and its record
+            session = state.store.new_session(players, variant or _stored_context()["variant"])
         return jsonify(session=session.to_json())
 
     @app.post("/api/score")
@@ -443,60 +492,62 @@ def create_app(
             context["dealer_streak"] = streak
         return context
 
-    @app.get("/api/hands/<int:hand_id>")
+    @app.get("/api/hands/<int(signed=True):hand_id>")
     def get_hand(hand_id: int) -> Any:
         return jsonify(_hand_view(_hand_or_404(hand_id)))
 
-    @app.get("/api/hands/<int:hand_id>/photo.jpg")
+    @app.get("/api/hands/<int(signed=True):hand_id>/photo.jpg")
     def hand_photo(hand_id: int) -> Any:
         path = state.store.photo_path(hand_id) if _hand_or_404(hand_id) else None
         if path is None or not path.exists():
             return jsonify(error="this hand has no photo"), 404
         return send_from_directory(path.parent, path.name, mimetype="image/jpeg")
 
-    @app.post("/api/hands/<int:hand_id>/fix")
+    @app.post("/api/hands/<int(signed=True):hand_id>/fix")
     def fix_hand(hand_id: int) -> Any:
-        """A correction: a tile's code, a face-down tile, the winning tile, or the reading."""
-        given = request.get_json(silent=True)
-        if not isinstance(given, dict):
-            raise TilescoreError("a fix must be a JSON object")
+        """A correction: a tile's code, a face-down tile, the winning tile, or the reading.
+        Checked whole before anything is applied; saved whole (tiles, reading, score) or not."""
+        given = _json_object("a fix must be a JSON object")
         with state.lock:
             hand = _hand_or_404(hand_id)
-            detections = hand["detections"]
-            reading = dict(hand["reading"])
-            changes = service.check_context(given.get("context") or {}, hand["context"])
+            fix = service.check_fix(given, len(hand["detections"]))
+            changes = service.check_context(fix.get("context") or {}, hand["context"])
+            if "context" in fix:
+                fix["context"] = changes  # as it is kept: the events by their codes, once each
             context = {**hand["context"], **changes}
-            if "tile" in given:
-                detections = service.apply_tile_fix(
-                    detections,
-                    _number(given, "tile"),
-                    given.get("code"),
-                    bool(given.get("face_down", False)),
-                )
-                state.store.set_detections(hand_id, detections)
-                width, height = _photo_size(hand_id)
-                win_before = reading.get("win_tile")
-                reading = service.reconstruct(detections, context["variant"], context)
-                if given.get("keep_win", True) and win_before and hand["corrections"]:
-                    reading = _keep_manual_win(reading, hand)
-                _save_label(hand_id, hand, detections, (width, height))
-            if "win_tile" in given:
-                reading["win_tile"] = tile_from_code(str(given["win_tile"])).code
-                # Which box the player tapped, so the display marks that one as the winning tile.
-                if isinstance(given.get("win_index"), int):
-                    reading["win_index"] = given["win_index"]
-            for key in ("hand", "melds", "flowers"):
-                if key in given:
-                    reading[key] = given[key]
-            if "split" in given:
-                reading = service.split_meld(reading, _number(given, "split"))
-            if "join" in given:
-                reading = service.join_tiles(
-                    reading, str(given["join"]), str(given.get("meld", ""))
-                )
+            detections, reading = _fixed_reading(hand, fix, context)
             result = service.score_reading(reading, context)
-            state.store.update_hand(hand_id, reading, context, result, given)
+            state.store.update_hand(hand_id, reading, context, result, fix, detections)
+            if detections is not None:
+                _save_label(hand_id, hand, detections)
             return jsonify(_hand_view(state.store.hand(hand_id)))
+
+    def _fixed_reading(
+        hand: dict[str, Any], fix: dict[str, Any], context: dict[str, Any]
+    ) -> tuple[list[dict[str, Any]] | None, dict[str, Any]]:
+        """The tiles (None: unchanged) and the reading after a checked fix."""
+        detections, reading = None, dict(hand["reading"])
+        if "tile" in fix:
+            detections = service.apply_tile_fix(
+                hand["detections"], fix["tile"], fix.get("code"), fix.get("face_down", False)
+            )
+            win_before = reading.get("win_tile")
+            reading = service.reconstruct(detections, context["variant"], context)
+            if fix.get("keep_win", True) and win_before and hand["corrections"]:
+                reading = _keep_manual_win(reading, hand)
+        if "win_tile" in fix:
+            reading["win_tile"] = fix["win_tile"]
+            # Which box the player tapped, so the display marks that one as the winning tile.
+            if "win_index" in fix:
+                reading["win_index"] = fix["win_index"]
+        for key in ("hand", "melds", "flowers"):
+            if key in fix:
+                reading[key] = fix[key]
+        if "split" in fix:
+            reading = service.split_meld(reading, fix["split"])
+        if "join" in fix:
+            reading = service.join_tiles(reading, fix["join"], fix["meld"])
+        return detections, reading
 
     def _keep_manual_win(reading: dict[str, Any], hand: dict[str, Any]) -> dict[str, Any]:
         manual = [c for c in hand["corrections"] if "win_tile" in c]
@@ -506,22 +557,25 @@ def create_app(
                 reading["win_index"] = manual[-1]["win_index"]
         return reading
 
-    def _save_label(
-        hand_id: int,
-        hand: dict[str, Any],
-        detections: list[dict[str, Any]],
-        size: tuple[int, int],
-    ) -> None:
+    def _save_label(hand_id: int, hand: dict[str, Any], detections: list[dict[str, Any]]) -> None:
+        """The corrected tiles as a label for training. A by-product of a correction already
+        saved: one that cannot be written is said in the log, not as a failed correction."""
         photo = hand.get("photo")
-        if photo:
-            state.store.add_label(hand_id, photo, detections, size)
+        if not photo:
+            return
+        try:
+            if not state.store.add_label(hand_id, photo, detections, _photo_size(hand_id)):
+                log.info("label of %s left as it is: it was reviewed or edited by hand", photo)
+        except (OSError, sqlite3.Error) as error:
+            log.warning("the correction is saved; its label file was not (%s)", error)
 
     @app.post("/api/undo")
     def undo() -> Any:
-        session = state.store.current_session()
-        if session is None:
-            raise TilescoreError("no session to undo in")
-        undone = state.store.undo_last(session.id)
+        with state.lock:  # not while a hand is recorded, and one undo at a time: one hand each
+            session = state.store.current_session()
+            if session is None:
+                raise TilescoreError("no session to undo in")
+            undone = state.store.undo_last(session.id)
         return jsonify(undone=undone)
 
     @app.post("/api/adapt")
@@ -578,7 +632,7 @@ def create_app(
         try:
             return state.store.hand(hand_id)
         except KeyError:
-            raise TilescoreError(f"no hand {hand_id}") from None
+            raise NoSuchHand(f"no hand {hand_id}") from None
 
     def _photo_size(hand_id: int) -> tuple[int, int]:
         import cv2
@@ -650,14 +704,50 @@ def _session_fields(given: Any) -> tuple[list[str], str | None]:
     return names, None if variant is None else service.context_value("variant", variant, "")
 
 
-def _number(given: dict[str, Any], key: str) -> int:
-    value = given.get(key)
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise TilescoreError(f"{key} must be a whole number, got {value!r}")
+def _json_object(refusal: str, optional: bool = False) -> Any:
+    """The request's body as the JSON object the page sends; ``refusal`` when it is JSON but no
+    object. With ``optional``, no body at all is None. Anything else is refused in one line
+    (a 400; a 413 over ``MAX_JSON_BYTES``) rather than read as no body, which would start a
+    session or save settings nobody sent: text, form data, bad UTF-8, JSON cut short, NaN,
+    nesting too deep for Python, a number of more digits than Python reads."""
+    if (request.content_length or 0) > MAX_JSON_BYTES:
+        raise RequestEntityTooLarge()
+    data = request.get_data(cache=True)
+    if len(data) > MAX_JSON_BYTES:  # sent in chunks, with no length said
+        raise RequestEntityTooLarge()
+    if not data.strip():
+        if optional:
+            return None
+        raise TilescoreError(refusal)
     try:
-        return int(value)
-    except ValueError:
-        raise TilescoreError(f"{key} must be a whole number, got {value!r}") from None
+        value = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+    except UnicodeDecodeError:
+        raise TilescoreError("the request body is not UTF-8 text") from None
+    except RecursionError:
+        raise TilescoreError(
+            "the request body is not JSON the app takes: nested too deeply"
+        ) from None
+    except ValueError as error:  # JSONDecodeError, NaN, a number too long to read
+        raise TilescoreError(f"the request body is not JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise TilescoreError(refusal)
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is no number")  # Python's json takes NaN and Infinity; JSON does not
+
+
+def _same_pin(given: str, pin: str) -> bool:
+    """Compared as bytes, in constant time: ``hmac.compare_digest`` refuses text that is not
+    ASCII (a header or cookie from any client), which must be a wrong PIN, not a crash."""
+    return hmac.compare_digest(given.encode("utf-8", "replace"), pin.encode("utf-8"))
+
+
+def _read_only(folder: Path, error: Exception) -> bool:
+    if getattr(error, "errno", None) == errno.EROFS:
+        return True
+    return folder.is_dir() and not os.access(folder, os.W_OK)
 
 
 def _red_fives(context: dict[str, Any]) -> bool:

@@ -135,12 +135,22 @@ def test_split_a_meld_into_the_hand_and_join_it_back(hand_client):
 
 
 def test_marked_winning_tile_is_kept_with_its_box(hand_client):
+    boxes = [
+        {"code": "4m", "box": [i * 40, 0, i * 40 + 38, 50], "face_down": False} for i in range(3)
+    ]
+    hand_client.application.config["STATE"].reader.read = lambda *args, **kwargs: boxes
     hand = _typed_hand(hand_client)
     fixed = hand_client.post(
         f"/api/hands/{hand['id']}/fix", json={"win_tile": "4m", "win_index": 2}
     ).get_json()
     assert fixed["reading"]["win_tile"] == "4m" and fixed["reading"]["win_index"] == 2
     assert fixed["result"]["total"] != hand["result"]["total"]  # 單吊 3s became a 4m win
+    # A box the photo does not have is refused: the display would mark no tile.
+    beyond = hand_client.post(
+        f"/api/hands/{hand['id']}/fix", json={"win_tile": "4m", "win_index": 3}
+    )
+    assert beyond.status_code == 400
+    assert beyond.get_json() == {"error": "no tile number 3 in this photo"}
 
 
 def test_a_discard_win_pays_once_the_discarder_is_named(hand_client):
