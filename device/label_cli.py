@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from scoring import strict_json
 from scoring.errors import TilescoreError
 
 if TYPE_CHECKING:
@@ -123,15 +124,10 @@ def _import(store: LabelStore, path: Path) -> int:
 
 def _read_json(path: Path) -> Any:
     try:
-        return json.loads(path.read_text("utf-8"))
-    except UnicodeDecodeError:
-        raise TilescoreError(f"{path}: not a Label Studio export (not UTF-8 text)") from None
+        raw = path.read_bytes()
     except OSError as error:
         raise TilescoreError(f"cannot read {path}: {error.strerror}") from None
-    except json.JSONDecodeError as error:
-        raise TilescoreError(f"{path}: not valid JSON ({error.msg}, line {error.lineno})") from None
-    except RecursionError:
-        raise TilescoreError(f"{path}: not valid JSON (nested too deeply)") from None
+    return strict_json.loads(raw, str(path))
 
 
 def _imported(

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from scoring import cli as scoring_cli
 from scoring.errors import TilescoreError
+from scoring.strict_json import NotTextError
 from vision.labels import PHOTO_SUFFIXES
 
 
@@ -27,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
         return score_photo_command(args)
     try:
         return scoring_cli.run(args)
-    except scoring_cli.NotTextError as error:
+    except NotTextError as error:
         if args.source in (None, "-"):
             raise  # stdin: no photo comes that way
         # A GIF, or a photo saved without its extension, is no hand either: say both.

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from scoring import strict_json
 from scoring.errors import HandError, TilescoreError
 from scoring.hand_json import score_json
 from scoring.variant import variant_names
@@ -99,46 +100,14 @@ def hand_from_options(args: argparse.Namespace) -> dict[str, Any]:
 def read_json(source: str | None) -> Any:
     """The JSON value in a file, or on stdin for None or ``-``; any problem is one line.
 
-    Read strictly: UTF-8 text only, and no NaN or Infinity (Python reads them, JSON has no such
-    numbers, and a result echoing them would not be JSON either)."""
-    where = _source_name(source)
+    Read strictly (scoring.strict_json): UTF-8 text only, and no NaN or Infinity (Python reads
+    them, JSON has no such numbers, and a result echoing them would not be JSON either)."""
+    where = "stdin" if source in (None, "-") else repr(source)
     try:
         raw = sys.stdin.buffer.read() if source in (None, "-") else Path(source).read_bytes()
-        text = raw.decode("utf-8")
     except OSError as error:
         raise TilescoreError(f"cannot read {where}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise NotTextError(f"{where} is not UTF-8 text") from None
-    try:
-        return json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as error:
-        raise TilescoreError(
-            f"{where} is not valid JSON: {error.msg} at line {error.lineno}"
-        ) from None
-    except _NotJson as error:
-        raise TilescoreError(f"{where} is not valid JSON: {error} is not a JSON number") from None
-    except RecursionError:
-        raise TilescoreError(f"{where} is nested too deeply to read") from None
-    except ValueError:
-        # json reads a whole number through int(), which refuses more digits than this.
-        limit = sys.get_int_max_str_digits()
-        raise TilescoreError(f"{where} holds a number of more than {limit} digits") from None
-
-
-class NotTextError(TilescoreError):
-    """The input is no text at all (a photo in a format tilescore does not read, say)."""
-
-
-def _source_name(source: str | None) -> str:
-    return "stdin" if source in (None, "-") else repr(source)
-
-
-class _NotJson(Exception):
-    """A constant Python's json reads but JSON has not (NaN, Infinity, -Infinity)."""
-
-
-def _no_constant(name: str) -> Any:
-    raise _NotJson(name)
+    return strict_json.loads(raw, where)
 
 
 def write_json(value: Any, indent: int | None = None) -> None:

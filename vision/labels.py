@@ -9,11 +9,11 @@ one) are kept apart: a prediction there is neither right nor wrong. Every reader
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scoring import strict_json
 from scoring.errors import TilescoreError
 from scoring.tiles import tile_from_code
 from vision.json_values import finite_number
@@ -88,19 +88,11 @@ def read_label_file(path: Path) -> dict[str, Any]:
     labelling page, its exports, ``train --from``, ``evaluate``): anything malformed is a
     one-line ``LabelError`` naming the file, never a crash further on or a wrong reading."""
     try:
-        text = path.read_text("utf-8")
-    except UnicodeDecodeError:
-        raise LabelError(f"{path}: not a label file (not UTF-8 text)") from None
+        data = strict_json.loads(path.read_bytes(), str(path))
     except OSError as error:
         raise LabelError(f"{path}: cannot read it ({error.strerror})") from None
-    try:
-        data = json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as error:
-        raise LabelError(f"{path}: not valid JSON ({error.msg}, line {error.lineno})") from None
-    except ValueError as error:  # NaN or Infinity, which _no_constant turns away
-        raise LabelError(f"{path}: not valid JSON ({error})") from None
-    except RecursionError:
-        raise LabelError(f"{path}: not valid JSON (nested too deeply)") from None
+    except TilescoreError as error:  # not UTF-8, not JSON, NaN: said with the file's name
+        raise LabelError(str(error)) from None
     try:
         check_label(data)
     except TilescoreError as error:
@@ -161,10 +153,6 @@ def shown(value: Any, limit: int = 40) -> str:
     """A bad value as an error message quotes it: short, on one line."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _no_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a number JSON allows")
 
 
 def _box(values: list[float]) -> tuple[float, float, float, float]:

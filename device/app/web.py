@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import hmac
-import json
 import logging
 import os
 import secrets
@@ -29,6 +28,7 @@ from device.app import service
 from device.app.still import StillWatch, not_a_win, same_layout
 from device.camera import CameraError, CameraSource, open_camera
 from device.store import SEATS, Store
+from scoring import strict_json
 from scoring.errors import TilescoreError
 from scoring.tiles import ALL_TILES
 from vision.tile_sets import UNSAID_BACKS, Backs
@@ -719,23 +719,10 @@ def _json_object(refusal: str, optional: bool = False) -> Any:
         if optional:
             return None
         raise TilescoreError(refusal)
-    try:
-        value = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
-    except UnicodeDecodeError:
-        raise TilescoreError("the request body is not UTF-8 text") from None
-    except RecursionError:
-        raise TilescoreError(
-            "the request body is not JSON the app takes: nested too deeply"
-        ) from None
-    except ValueError as error:  # JSONDecodeError, NaN, a number too long to read
-        raise TilescoreError(f"the request body is not JSON: {error}") from None
+    value = strict_json.loads(data, "the request body")
     if not isinstance(value, dict):
         raise TilescoreError(refusal)
     return value
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is no number")  # Python's json takes NaN and Infinity; JSON does not
 
 
 def _same_pin(given: str, pin: str) -> bool:

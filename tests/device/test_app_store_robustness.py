@@ -240,7 +240,7 @@ def test_a_request_body_over_a_megabyte_is_refused_as_such(tmp_path):
 @pytest.mark.parametrize(
     ("fix", "said"),
     [
-        ({"x": float("nan")}, "the request body is not JSON: NaN is no number"),
+        ({"x": float("nan")}, "the request body is not valid JSON: NaN is not a JSON number"),
         ({"unknown_key": 1}, "unknown fix key 'unknown_key'"),
         ({"tile": 0, "code": ["1m"]}, "code must be a tile code"),
         ({"tile": 0, "code": 5}, "code must be a tile code"),

@@ -154,7 +154,10 @@ def test_an_import_with_a_box_value_that_is_no_number_fails(folder, tmp_path, ca
     text = json.dumps([task("IMG_3085", **{key: "@"})]).replace('"@"', raw)
     path = write_import(tmp_path, text)
     assert main(label_cmd(folder, "--import", path)) == 2
-    one_line_error(capsys, path, "task 1 (IMG_3085.jpg)", "finite numbers")
+    if raw in ("NaN", "Infinity"):  # no JSON number at all: the file is not JSON
+        one_line_error(capsys, path, f"is not valid JSON: {raw} is not a JSON number")
+    else:
+        one_line_error(capsys, path, "task 1 (IMG_3085.jpg)", "finite numbers")
     assert files(folder) == before
 
 
@@ -278,9 +281,9 @@ def test_a_broken_label_file_is_one_line_naming_it(folder, tmp_path, capsys, cas
     one_line_error(capsys, broken, says)
     assert not (tmp_path / "ls.json").exists()
     # evaluate and train --from read labels through the same checks
-    with pytest.raises(LabelError, match=r"IMG_3086\.json: "):
+    with pytest.raises(LabelError, match=r"IMG_3086\.json(: | is )"):
         load_label(broken)
-    with pytest.raises(LabelError, match=r"IMG_3086\.json: "):
+    with pytest.raises(LabelError, match=r"IMG_3086\.json(: | is )"):
         LabelStore(folder / "photos", folder / "labels").load("IMG_3086.jpg")
 
 
@@ -290,7 +293,7 @@ def test_the_page_lists_a_broken_label_and_opens_the_others(folder):
     listed = {p["image"]: p for p in client.get("/api/photos").get_json()["photos"]}
     assert listed["IMG_3085.jpg"]["status"] == "done"
     assert listed["IMG_3086.jpg"]["status"] == "broken"
-    assert "IMG_3086.json: not valid JSON" in listed["IMG_3086.jpg"]["error"]
+    assert "IMG_3086.json is not valid JSON" in listed["IMG_3086.jpg"]["error"]
     response = client.get("/api/photos/IMG_3086.jpg/label")
     assert response.status_code == 400 and "IMG_3086.json" in response.get_json()["error"]
     assert (folder / "labels" / "IMG_3086.json").read_text() == "{junk"  # not proposed over

@@ -146,7 +146,7 @@ def test_label_files_are_checked(tmp_path):
     with pytest.raises(LabelError, match=r"tile 1 has a bad box"):
         load_label(path)
     path.write_text("[")
-    with pytest.raises(LabelError, match=r"x.json: not valid JSON"):
+    with pytest.raises(LabelError, match=r"x.json is not valid JSON"):
         load_label(path)
     path.write_text(json.dumps({"image": "x.jpg", "tiles": [{"code": None, "box": [0, 0, 1, 1]}]}))
     assert load_label(path).tiles[0].face_down
