@@ -22,10 +22,10 @@ from typing import Any
 import cv2
 
 from datasets.synth.build import CLASSIFIER_CLASSES, DETECTOR_CLASSES
-from scoring.errors import TilescoreError
+from scoring.errors import TilescoreError, shown
 from vision.crops import crop_upright
 from vision.images import load_image, load_photo
-from vision.labels import is_finite_number, shown
+from vision.labels import is_finite_number
 
 CROP_SIZE = (64, 64)
 

@@ -6,6 +6,8 @@ exception is a bug and surfaces as one.
 
 from __future__ import annotations
 
+import reprlib
+
 
 class TilescoreError(ValueError):
     """Base of every error caused by bad input (a hand, a file, an option, an image)."""
@@ -25,3 +27,9 @@ class RuleOptionError(TilescoreError):
 
 class VariantError(TilescoreError):
     """An unknown variant name."""
+
+
+def shown(value: object) -> str:
+    """A bad value as an error message quotes it: short and on one line (a value thousands of
+    characters long is shown by its ends, a long list by its first items)."""
+    return reprlib.repr(value)

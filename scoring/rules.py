@@ -7,12 +7,11 @@ check it line by line; the engine applies every table the same way.
 
 from __future__ import annotations
 
-import reprlib
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from scoring.errors import RuleOptionError
+from scoring.errors import RuleOptionError, shown
 from scoring.hand import build
 from scoring.result import ScoreItem
 
@@ -126,8 +125,7 @@ class RuleOption:
         return value
 
     def _wrong(self, wanted: str, value: Any) -> RuleOptionError:
-        # reprlib: a value thousands of characters long is shown by its ends, on one line.
-        return RuleOptionError(f"rule option {self.name!r} {wanted}, got {reprlib.repr(value)}")
+        return RuleOptionError(f"rule option {self.name!r} {wanted}, got {shown(value)}")
 
 
 def resolve_options(

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring import strict_json
-from scoring.errors import TilescoreError
+from scoring.errors import TilescoreError, shown
 from scoring.tiles import tile_from_code
 from vision.json_values import finite_number
 
@@ -147,12 +147,6 @@ def is_finite_number(value: Any) -> bool:
 
 def is_pixel_count(value: Any) -> bool:
     return is_finite_number(value) and value >= 0 and float(value).is_integer()
-
-
-def shown(value: Any, limit: int = 40) -> str:
-    """A bad value as an error message quotes it: short, on one line."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _box(values: list[float]) -> tuple[float, float, float, float]:

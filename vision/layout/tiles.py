@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import reprlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from scoring.errors import TilescoreError
+from scoring.errors import TilescoreError, shown
 from scoring.tiles import Tile, tile_from_code
 from vision.json_values import finite_number
 
@@ -93,7 +92,7 @@ def _field(item: Any, name: str, default: Any) -> Any:
 
 
 def _bad(index: int, name: str, wanted: str, value: Any) -> DetectionError:
-    return DetectionError(f"tiles[{index}].{name} must be {wanted}, got {reprlib.repr(value)}")
+    return DetectionError(f"tiles[{index}].{name} must be {wanted}, got {shown(value)}")
 
 
 def _box(index: int, raw: Any) -> tuple[float, float, float, float]:
@@ -152,7 +151,7 @@ def from_detections(items: Iterable[TileLike | Mapping[str, Any]]) -> list[Layou
     tiles = []
     for index, item in enumerate(items):
         if not isinstance(item, Mapping) and not hasattr(item, "box"):
-            raise DetectionError(f"tiles[{index}] must be an object, got {reprlib.repr(item)}")
+            raise DetectionError(f"tiles[{index}] must be an object, got {shown(item)}")
         code = _field(item, "code", None)
         if code is not None and not isinstance(code, str):
             raise _bad(index, "code", "a tile code (text) or null for a back", code)
