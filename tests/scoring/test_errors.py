@@ -53,3 +53,43 @@ def test_other_hands_in_a_list_are_still_scored():
     good = score_json(BASE)
     bad = score_json({**BASE, "hand": "zz"})
     assert good["total"] == 3 and "error" in bad
+
+
+RIICHI = {"variant": "riichi", "seat_wind": "S", "round_wind": "E"}
+
+
+@pytest.mark.parametrize(
+    ("hand", "message"),
+    [
+        # 嶺上開花 is won on the tile drawn for a kong declared after riichi: 一發 ended with it.
+        (
+            {
+                "hand": "123m456p789s55s",
+                "win_tile": "9s",
+                "melds": ["concealed_kong:2222p"],
+                "self_draw": True,
+                "events": ["riichi", "ippatsu", "after_kong"],
+            },
+            "ippatsu (一發) ends with the kong that after_kong (嶺上開花) was won on",
+        ),
+        # 搶槓 takes the fourth 7p: three are in the robbed pon, so the hand holds no other.
+        (
+            {
+                "hand": "123m456p789s55p777p",
+                "win_tile": "7p",
+                "discarder": "W",
+                "events": ["robbing_kong"],
+            },
+            "three are in the robbed player's pon, so the hand cannot hold 3",
+        ),
+    ],
+)
+def test_riichi_events_no_table_can_see_are_refused(hand, message):
+    assert message in score_json({**RIICHI, **hand})["error"]
+    if "robbing_kong" in hand["events"]:  # robbing a tile held once scores
+        assert score_json({**RIICHI, **hand, "hand": "123m456p789s55p789p", "win_tile": "7p"}).get(
+            "winning"
+        )
+    else:  # without 一發 the 嶺上開花 scores
+        events = ["riichi", "after_kong"]
+        assert score_json({**RIICHI, **hand, "events": events}).get("winning")

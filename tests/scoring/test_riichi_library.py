@@ -165,8 +165,22 @@ def generate(count: int, seed: int = 2024) -> list[dict[str, Any]]:
         }
         if not self_draw:
             hand["discarder"] = rng.choice([s for s in SEATS if s != seat])
+        _possible_events(hand, everything)
         hands.append(hand)
     return hands
+
+
+def _possible_events(hand: dict[str, Any], everything: list[str]) -> None:
+    """Events no table can see together, taken out (the scorer refuses them; the library does
+    not check): 一發 with 嶺上開花 (the kong ends it), and 搶槓 of a tile the hand holds twice
+    (three of it are in the robbed pon)."""
+    events = hand["events"]
+    if "ippatsu" in events and "after_kong" in events:
+        events.remove("ippatsu")
+    plain = [("5" + t[1]) if t[0] == "0" else t for t in everything]
+    win = hand["win_tile"]
+    if "robbing_kong" in events and plain.count(("5" + win[1]) if win[0] == "0" else win) > 1:
+        events[events.index("robbing_kong")] = "last_discard"
 
 
 def _split(text: str) -> list[str]:
