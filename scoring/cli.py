@@ -42,6 +42,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--riichi-sticks", dest="riichi_sticks", type=int)
     parser.add_argument("--players", type=int, help="number of players (xiangqi: 2-4)")
     parser.add_argument(
+        "--pao", help="riichi 役滿包: the seat whose discard, called, made 大三元 or 大四喜 certain"
+    )
+    parser.add_argument(
         "--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option"
     )
     parser.add_argument("--models", help="model folder for photos (default: the shipped models)")
@@ -76,6 +79,7 @@ def hand_from_options(args: argparse.Namespace) -> dict[str, Any]:
         "honba",
         "riichi_sticks",
         "players",
+        "pao",
     ):
         value = getattr(args, key)
         if value is not None:

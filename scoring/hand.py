@@ -156,6 +156,8 @@ class WinContext:
     ura_dora_indicators: tuple[Tile, ...] = ()
     honba: int = 0
     riichi_sticks: int = 0
+    pao: str | None = None
+    """The seat liable for 役滿包 (riichi): whose discard, called, made 大三元 or 大四喜 certain."""
 
     @property
     def is_dealer(self) -> bool:

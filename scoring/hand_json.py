@@ -36,6 +36,7 @@ INPUT_KEYS = frozenset(
         "ura_dora_indicators",
         "honba",
         "riichi_sticks",
+        "pao",
         "id",
     }
 )
@@ -227,6 +228,9 @@ def parse_hand(data: Any, default_variant: str | None = None) -> tuple[Variant, 
     discarder = data.get("discarder")
     if discarder is not None and not isinstance(discarder, str):
         raise HandError(f"discarder must be a seat, got {discarder!r}")
+    pao = data.get("pao")
+    if pao is not None and not isinstance(pao, str):
+        raise HandError(f"pao must be a seat, got {pao!r}")
     # Each value is read the quick way when it has the usual type, else by the helper that
     # names what is wrong with it (in the order the fields are listed).
     self_draw = get("self_draw", False)
@@ -270,6 +274,7 @@ def parse_hand(data: Any, default_variant: str | None = None) -> tuple[Variant, 
         ura_dora_indicators=ura,
         honba=honba,
         riichi_sticks=riichi_sticks,
+        pao=pao,
     )
     if rules:
         hand_rules: Mapping[str, Any] = MappingProxyType(variant.resolve_rules(dict(rules)))

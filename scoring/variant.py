@@ -34,6 +34,8 @@ class Variant:
     options: ClassVar[tuple[RuleOption, ...]] = ()
     uses_flowers: ClassVar[bool] = False
     uses_pieces: ClassVar[bool] = False
+    uses_pao: ClassVar[bool] = False
+    """Whether a hand may name the seat liable for a limit hand it fed (``pao``, 役滿包)."""
     seats_by_wind: ClassVar[bool] = True
     """Whether a hand names seats by wind (``seat_wind``, ``discarder`` E S W N, the dealer East).
     A rule set without winds (xiangqi) says ``dealer`` true or false and names the other seats
@@ -148,6 +150,11 @@ class Variant:
                 raise HandError(f"discarder {ctx.discarder} is the winner's own seat")
             if ctx.self_draw:
                 raise HandError("a self-drawn win has no discarder")
+        if ctx.pao is not None:
+            if not self.uses_pao:
+                raise HandError(f"pao (役滿包) is not used in {self.name}")
+            if ctx.pao not in SEATS or ctx.pao == ctx.seat_wind:
+                raise HandError(f"pao {ctx.pao!r} must be another player's seat (E S W N)")
         if ctx.events and not ctx.events <= self.events:
             for event in ctx.events:
                 if event not in self.events:

@@ -90,6 +90,7 @@ class Riichi(Variant):
     hand_size = 14
     events = EVENTS
     options = OPTIONS
+    uses_pao = True  # 004: 確定役滿包
 
     # --- checks -------------------------------------------------------------------------------
 
@@ -262,7 +263,8 @@ class Riichi(Variant):
             row = YAKU_NAMES[yaku.yaku_id]
             value = yaku.han_open if is_open and yaku.han_open else yaku.han_closed
             items.append(ScoreItem(row.code, row.name, value, _why(row.why, yaku, value)))
-        payout, payments = points(hand, cost, hand.context.self_draw)
+        pao = _pao_value(hand, response)
+        payout, payments = points(hand, cost, hand.context.self_draw, pao)
         fu = response.fu or None
         extra: dict[str, Any] = {
             "han": han,
@@ -315,6 +317,31 @@ class Riichi(Variant):
 def refusal(error: str) -> str:
     """The library's refusal as our one-line error."""
     return LIBRARY_ERRORS.get(error, f"the hand cannot be scored: {error}")
+
+
+PAO_YAKU = {103: "is_dragon", 111: "is_wind"}
+"""The 役滿 a fed call can make certain (004: 確定役滿包), by the library's yaku id: 大三元 (the
+third dragon set) and 大四喜 (the fourth wind set), with what their sets are of."""
+
+
+def _pao_value(hand: Hand, response: HandResponse) -> int:
+    """What the ``pao`` seat is liable for: the 役滿 its discard made certain (大三元 one, 大四喜
+    two), 32,000 a 役滿 (48,000 to the dealer); 0 when no seat is named."""
+    ctx = hand.context
+    if ctx.pao is None:
+        return 0
+    assert response.yaku is not None
+    liable = [yaku for yaku in response.yaku if yaku.yaku_id in PAO_YAKU]
+    if not liable:
+        raise HandError("pao (役滿包) is for 大三元 or 大四喜, which this hand does not score")
+    kind = PAO_YAKU[liable[0].yaku_id]
+    called = [m for m in hand.melds if m.is_open and getattr(m.tiles[0], kind)]
+    if not called:
+        raise HandError("pao (役滿包) needs the set it made certain called: an open pon or kong")
+    fed = {m.claimed_from for m in called if m.claimed_from is not None}
+    if fed and ctx.pao not in fed:
+        raise HandError(f"pao {ctx.pao}: no called set of the 役滿 came from {ctx.pao}")
+    return (liable[0].han_closed // 13) * (48000 if ctx.is_dealer else 32000)
 
 
 def _why(reason: str, yaku: Any, value: int) -> str:

@@ -43,8 +43,11 @@ LIMITS = {
 """The library's ``yaku_level`` as our ``limit`` (004: 滿貫 跳滿 倍滿 三倍滿 役滿; 13+ 翻 is 役滿)."""
 
 
-def points(hand: Hand, cost: ScoresResult, self_draw: bool) -> tuple[dict[str, Any], list[Payment]]:
-    """The ``points`` output key and the matching payments to the winner."""
+def points(
+    hand: Hand, cost: ScoresResult, self_draw: bool, pao: int = 0
+) -> tuple[dict[str, Any], list[Payment]]:
+    """The ``points`` output key and the matching payments to the winner. ``pao``: the points
+    (本場 aside) the ``pao`` seat is liable for (役滿包, ``riichi._pao_value``)."""
     ctx = hand.context
     winner = ctx.seat_wind
     dues: list[tuple[str | None, int]]
@@ -63,6 +66,8 @@ def points(hand: Hand, cost: ScoresResult, self_draw: bool) -> tuple[dict[str, A
         dues = [(ctx.discarder, cost["main"] + cost["main_bonus"])]
         honba = cost["main_bonus"]
         base = cost["main"]
+    if pao and ctx.pao is not None:
+        dues = _with_pao(dues, ctx.pao, min(pao, base), base, honba, self_draw)
     sticks = cost["kyoutaku_bonus"]
     out = {
         "hand": base,
@@ -75,3 +80,30 @@ def points(hand: Hand, cost: ScoresResult, self_draw: bool) -> tuple[dict[str, A
     if sticks:
         payments.append(Payment(TABLE, winner, sticks))
     return out, payments
+
+
+def _with_pao(
+    dues: list[tuple[str | None, int]],
+    liable: str,
+    pao: int,
+    base: int,
+    honba: int,
+    self_draw: bool,
+) -> list[tuple[str | None, int]]:
+    """The dues with 役滿包: on a self-draw the liable seat pays the 役滿 it fed and every 本場,
+    and the rest of the hand (other 役滿 beside it, 有役滿複合) is paid as a self-draw is, shares
+    scaled down; on a discard by another seat, the liable seat pays half of its 役滿 and the
+    discarder the rest with the 本場. A discard by the liable seat is paid by it as any discard."""
+    if self_draw:
+        rest = base - pao
+        paid = []
+        for seat, amount in dues:
+            share = (amount - honba // 3) * rest // base  # each 本場 share is honba / 3
+            owed = share + (pao + honba if seat == liable else 0)
+            if owed:  # a seat the liable one pays for pays nothing: no 0-point payment
+                paid.append((seat, owed))
+        return paid
+    ((discarder, amount),) = dues
+    if discarder == liable:
+        return dues
+    return [(discarder, amount - pao // 2), (liable, pao // 2)]

@@ -563,6 +563,8 @@ class Xiangqi(Variant):
             raise HandError("xiangqi has no winds: say dealer true or false instead")
         if ctx.dora_indicators or ctx.ura_dora_indicators or ctx.honba or ctx.riichi_sticks:
             raise HandError("dora, honba and riichi sticks are not used in xiangqi")
+        if ctx.pao is not None:
+            raise HandError("pao (役滿包) is not used in xiangqi")
         if ctx.dealer_streak < 0:
             raise HandError(f"dealer_streak {ctx.dealer_streak} is negative")
         seats = seats_for(ctx.players)
