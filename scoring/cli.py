@@ -199,12 +199,20 @@ def format_result(data: dict[str, Any], result: dict[str, Any]) -> str:
     for item in result["items"]:
         pad = " " * (width - _display_width(item["name"]))
         lines.append(f"  {item['name']}{pad}  {item['value']:>3} {unit}  {item['why']}")
-    lines.append(f"  {'Total':<{width}}  {result['total']:>3} {unit}")
+    lines.append(f"  {'Total':<{width}}  {result['total']:>3} {unit}{_fu_and_limit(result)}")
     if result.get("payments"):
         lines.append("")
         for payment in result["payments"]:
             lines.append(f"  {payment['payer']} pays {payment['payee']} {payment['amount']}")
     return "\n".join(lines)
+
+
+def _fu_and_limit(result: dict[str, Any]) -> str:
+    """Riichi's points come from 翻 and 符 together, up to a limit: the limit beside the total
+    where there is one (符 then change nothing), else the 符."""
+    if result.get("limit"):
+        return f"  ({result['limit']})"
+    return f"  ({result['fu']} 符)" if result.get("fu") else ""
 
 
 def _display_width(text: str) -> int:

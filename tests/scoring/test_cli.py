@@ -72,6 +72,28 @@ def test_human_output_lists_items_and_payments():
     assert "S pays E" in run.stdout
 
 
+def test_a_riichi_total_says_its_fu_or_its_limit():
+    # 翻 alone do not say the points: 3 翻 40 符 is 5,200, 3 翻 30 符 3,900.
+    three = ["--variant", "riichi", "--seat", "S", "--round", "E", "--self-draw"]
+    run = tilescore(
+        "score",
+        *three,
+        "--hand",
+        "123m456p789s55s",
+        "--win",
+        "9s",
+        "--melds",
+        "concealed_kong:2222p",
+        "--events",
+        "riichi,after_kong",
+    )
+    assert run.returncode == 0 and "3 翻  (40 符)" in run.stdout, run.stdout
+    run = tilescore(
+        "score", *three, "--hand", "123m99p", "--win", "3m", "--melds", "pon:555z pon:666z pon:777z"
+    )
+    assert "13 翻  (yakuman)" in run.stdout and "符" not in run.stdout, run.stdout
+
+
 def test_bad_input_is_one_line_without_traceback():
     run = tilescore("score", "--hand", "123x", "--win", "1m")
     assert run.returncode == 2
