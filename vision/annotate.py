@@ -127,12 +127,21 @@ def _outlined_text(
     cv2.putText(image, text, origin, FONT, scale, colour, thickness, cv2.LINE_AA)
 
 
-def annotation_target(path: Path) -> Path:
-    """``path`` checked as a place to write a drawing, before any photo is read: a name OpenCV
-    has a writer for (.png .jpg .webp ...), in a folder that exists or is made now."""
-    if not cv2.haveImageWriter(str(path)):
+ANNOTATION_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp")
+"""What a drawing may be written as: formats every viewer opens, each with an OpenCV writer."""
+
+
+def annotation_target(path: Path, photo: Path | None = None) -> Path:
+    """``path`` checked as a place to write a drawing, before any photo is read: a name ending
+    ``ANNOTATION_SUFFIXES``, in a folder that exists or is made now, and never the ``photo``
+    itself (the drawing would replace the photo it was drawn on)."""
+    if path.suffix.lower() not in ANNOTATION_SUFFIXES or not cv2.haveImageWriter(str(path)):
         raise TilescoreError(
             f"cannot write an image named {str(path)!r}: give a name ending .png, .jpg or .webp"
+        )
+    if photo is not None and path.exists() and path.resolve() == photo.resolve():
+        raise TilescoreError(
+            f"--annotate {str(path)!r} is the photo itself: give another name for the drawing"
         )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -22,7 +22,9 @@ def score_photo_command(args: argparse.Namespace) -> int:
     photo = Path(args.source)
     backs = backs_from_args(args)
     # Where the drawing goes is checked before any work, so a bad name wastes no reading.
-    target = annotation_target(Path(args.annotate)) if args.annotate else None
+    if args.annotate is not None and not args.annotate.strip():
+        raise TilescoreError("--annotate needs a file name for the drawing")
+    target = annotation_target(Path(args.annotate), photo) if args.annotate else None
     decoded = load_photo(photo)
     variant = args.variant or "taiwan"
     pipeline = load_pipeline(Path(args.models or "models"), variant=variant)

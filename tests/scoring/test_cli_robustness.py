@@ -162,6 +162,8 @@ def test_an_option_may_declare_it_takes_negative_values():
         ("out.txt", ["'out.txt'", ".png"]),
         ("out", ["'out'", ".png"]),
         ("{file}/out.png", ["cannot make the folder", "File exists"]),
+        ("out.gif", ["'out.gif'", ".png"]),  # OpenCV writes GIFs, but the message names these
+        ("", ["--annotate needs a file name"]),
     ],
 )
 def test_a_bad_annotate_target_is_one_line_before_the_photo_is_read(tmp_path, annotate, words):
@@ -182,6 +184,14 @@ def test_a_photo_whose_hand_fails_exits_2_with_the_error_on_stderr(capsys):
     out, err = capsys.readouterr()
     assert "tiles read" in out and "error" not in out
     assert err.startswith("error: ") and "seat_wind 'Q'" in err and err.count("\n") == 1
+
+
+def test_the_drawing_never_replaces_the_photo_it_was_drawn_on(tmp_path):
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(PHOTO.read_bytes())
+    run = tilescore("score", photo, "--seat", "S", "--annotate", tmp_path / "." / "hand.jpg")
+    one_line_error(run, "is the photo itself")
+    assert photo.read_bytes() == PHOTO.read_bytes()
 
 
 def test_a_photo_annotates_to_a_new_folder(tmp_path, capsys):
