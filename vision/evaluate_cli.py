@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from scoring import strict_json
 from scoring.errors import TilescoreError
 from vision.json_values import finite_number
 from vision.models import thread_count
@@ -232,10 +233,7 @@ def _saved_results(
         path = folder / f"{label.label_path.stem}.json"
         if not path.is_file():
             raise TilescoreError(f"{path}: no saved predictions for {label.image}")
-        try:
-            saved = json.loads(path.read_text("utf-8"))
-        except (ValueError, UnicodeDecodeError) as error:
-            raise TilescoreError(f"{path}: not detect JSON ({error})") from None
+        saved = strict_json.loads(path.read_bytes(), str(path))
         try:
             tiles, timing = _saved_photo(saved, red_fives[label.image])
         except TilescoreError as error:

@@ -12,13 +12,13 @@ then no tile.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scoring import strict_json
 from scoring.errors import TilescoreError
 
 FILE_NAME = "tile_sets.json"
@@ -121,10 +121,7 @@ def load_tile_sets(path: Path) -> dict[str, TileSet]:
     "note": "..."}}``; a missing file is no facts at all."""
     if not path.is_file():
         return {}
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except (ValueError, UnicodeDecodeError) as error:
-        raise TilescoreError(f"{path}: not a tile-set file ({error})") from None
+    data = strict_json.loads(path.read_bytes(), str(path))
     if not isinstance(data, dict):
         raise TilescoreError(f"{path}: not a tile-set file (an object of named sets is expected)")
     try:

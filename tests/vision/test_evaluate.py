@@ -314,3 +314,15 @@ def test_evaluate_checks_its_arguments_before_reading(tmp_path, capsys):
     assert "a file, not a folder" in capsys.readouterr().err
     assert (tmp_path / "report").read_text() == "mine"
     assert main([*argv, "--variant", "Taiwan"]) == 0
+
+
+def test_saved_json_nested_too_deeply_is_one_line(tmp_path, capsys):
+    argv = saved_photo(tmp_path, [])
+    (tmp_path / "saved" / "p.json").write_text("[" * 100000)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "p.json is nested too deeply to read" in err and err.count("\n") == 1
+    (tmp_path / "saved" / "p.json").write_text(json.dumps({"tiles": []}))
+    (tmp_path / "set" / "tile_sets.json").write_text('{"a":' * 5000)
+    assert main(argv) == 2
+    assert "tile_sets.json is nested too deeply to read" in capsys.readouterr().err
