@@ -72,3 +72,21 @@ def test_training_data_of_the_wrong_kind_is_one_line(tmp_path, capsys):
     assert main(["train", "classifier", "--data", str(notes), "--out", str(tmp_path / "m")]) == 2
     assert "a classifier trains on a folder with train/" in capsys.readouterr().err
     assert not (tmp_path / "m").exists()
+
+
+def test_a_data_yaml_that_names_no_images_is_one_line(tmp_path, capsys):
+    # ultralytics finds these only after loading torch, in a page of traceback.
+    from device.cli import main
+
+    data = tmp_path / "data.yaml"
+    for text, said in (
+        ("train: [unclosed", "is not YAML text"),
+        ("- a list", "must name train:, val: and names:"),
+        ("val: images/val\nnames: {0: tile}", "must name train:, val: and names:"),
+        ("train: images/train\nval: images/val\nnames: {0: tile}", "train images"),
+    ):
+        data.write_text(text)
+        assert main(["train", "detector", "--data", str(data), "--out", str(tmp_path / "m")]) == 2
+        err = capsys.readouterr().err
+        assert said in err and err.count("\n") == 1, err
+    assert not (tmp_path / "m").exists()

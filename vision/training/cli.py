@@ -221,6 +221,31 @@ def _check_data_kind(data: Path, model: str) -> None:
         raise TilescoreError(
             f"training data {str(data)!r}: a {model} trains on a YOLO data.yaml file"
         )
+    else:
+        _check_data_yaml(data)
+
+
+def _check_data_yaml(data: Path) -> None:
+    """A data.yaml that names its train and val images and classes, where they are: ultralytics
+    finds any other fault only after loading torch, in a page of traceback."""
+    import yaml  # type: ignore[import-untyped]  # ultralytics brings it; no stubs installed
+
+    try:
+        spec = yaml.safe_load(data.read_text("utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError, OSError):
+        raise TilescoreError(f"training data {str(data)!r} is not YAML text") from None
+    if not isinstance(spec, dict) or not {"train", "val", "names"} <= spec.keys():
+        raise TilescoreError(
+            f"training data {str(data)!r} must name train:, val: and names: (a YOLO data.yaml)"
+        )
+    root = Path(str(spec.get("path") or data.parent))
+    root = root if root.is_absolute() else data.parent / root
+    for split in ("train", "val"):
+        images = root / str(spec[split])
+        if not images.exists():
+            raise TilescoreError(
+                f"training data {str(data)!r}: its {split} images {images} are not there"
+            )
 
 
 def _second_look(args: argparse.Namespace, meta: Path, data: Path | None) -> None:
