@@ -51,6 +51,10 @@ def one_line_error(status, out, err, *words):
         ({"alternatives": 5}, "tiles[0].alternatives"),
         ({"alternatives": [[]]}, "tiles[0].alternatives"),
         ({"alternatives": [[5, 0.3]]}, "tiles[0].alternatives"),
+        ({"alternatives": [["zz", 0.9]]}, "tiles[0].alternatives"),  # asked as "9p or zz?"
+        ({"alternatives": [["5m", "x"]]}, "tiles[0].alternatives"),
+        ({"alternatives": [["5m", -0.1]]}, "tiles[0].alternatives"),
+        ({"alternatives": [["5m", 0.1, 3]]}, "tiles[0].alternatives"),
         ({"code": 5}, "tiles[0].code"),
         ({"face_down": "no"}, "tiles[0].face_down"),
         ({"rotated": 1}, "tiles[0].rotated"),

@@ -127,15 +127,36 @@ def _flag(index: int, item: Any, name: str) -> bool | None:
 
 
 def _alternatives(index: int, raw: Any) -> tuple[str, ...]:
-    # The runtime writes [["9s", 0.31], ...]; plain codes are accepted too.
+    # The runtime writes [["9s", 0.31], ...]; plain codes are accepted too. Each code is one the
+    # display may ask about ("9p or 9s?"), so it must name a tile, a back or "no tile".
     if raw is None:
         return ()
     entries = raw if isinstance(raw, list | tuple) else [None]
-    codes = [e[0] if isinstance(e, list | tuple) and e else e for e in entries]
-    named = tuple(code for code in codes if isinstance(code, str))
-    if len(named) != len(codes):
+    if not all(map(_is_alternative, entries)):
         raise _bad(index, "alternatives", 'a list of codes or ["code", probability]', raw)
-    return named
+    return tuple(str(e if isinstance(e, str) else e[0]) for e in entries if e is not None)
+
+
+def _is_alternative(entry: Any) -> bool:
+    if isinstance(entry, list | tuple):
+        if len(entry) != 2:
+            return False
+        probability = finite_number(entry[1])
+        if probability is None or not 0.0 <= probability <= 1.0:
+            return False
+        entry = entry[0]
+    return isinstance(entry, str) and _names_a_read(entry)
+
+
+def _names_a_read(code: str) -> bool:
+    """A tile code, or one of the classifier's names for what is no face ("back")."""
+    if code in ("back", "not_a_tile"):
+        return True
+    try:
+        tile_from_code(code)
+    except TilescoreError:
+        return False
+    return True
 
 
 def from_detections(items: Iterable[TileLike | Mapping[str, Any]]) -> list[LayoutTile]:
