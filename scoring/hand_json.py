@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from scoring.errors import HandError, TilescoreError
+from scoring.errors import HandError, TilescoreError, shown
 from scoring.hand import Event, Hand, Meld, MeldType, WinContext, build
 from scoring.notation import parse_tiles
 from scoring.tiles import ALL_TILES, Tile, tile_from_code
@@ -41,6 +41,9 @@ INPUT_KEYS = frozenset(
     }
 )
 
+
+MAX_COUNT = 999
+"""The most a table's counters (dealer streak, 本場, riichi sticks) can say: far past any game."""
 
 _MELD_TYPES = {t.value: t for t in MeldType}
 _MELD_KEYS = frozenset({"type", "tiles", "from"})
@@ -219,7 +222,8 @@ def parse_hand(data: Any, default_variant: str | None = None) -> tuple[Variant, 
     if not isinstance(melds_data, list):
         raise HandError(f"melds must be a list, got {melds_data!r}")
     melds = tuple(parse_meld(m) for m in melds_data)
-    rules = data.get("rules") or {}
+    rules = data.get("rules")
+    rules = {} if rules is None else rules  # an empty list is no rules object either
     if type(rules) is not dict and not isinstance(rules, Mapping):
         raise HandError(f"rules must be an object of option: value, got {rules!r}")
     dealer = data.get("dealer")
@@ -260,6 +264,15 @@ def parse_hand(data: Any, default_variant: str | None = None) -> tuple[Variant, 
     riichi_sticks = get("riichi_sticks", 0)
     if type(riichi_sticks) is not int:
         riichi_sticks = _int(data, "riichi_sticks")
+    for key, count in (
+        ("dealer_streak", dealer_streak),
+        ("honba", honba),
+        ("riichi_sticks", riichi_sticks),
+    ):
+        if count > MAX_COUNT:  # a streak of 10**30 scored 2e30 台
+            raise HandError(
+                f"{key} {shown(count)} is more than any table plays (at most {MAX_COUNT})"
+            )
     context = build(
         WinContext,
         self_draw=self_draw,

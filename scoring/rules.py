@@ -117,9 +117,9 @@ class RuleOption:
                 raise self._wrong("takes a whole number", value)
             if self.minimum is not None and value < self.minimum:
                 raise self._wrong(f"takes a whole number of at least {self.minimum}", value)
-        elif not isinstance(value, expected):
+        elif not isinstance(value, expected) and not self.choices:
             raise self._wrong(f"takes a {expected.__name__}", value)
-        if self.choices and value not in self.choices:
+        if self.choices and value not in self.choices:  # of any type: the choices say what is
             allowed = ", ".join(repr(c) for c in self.choices)
             raise self._wrong(f"is one of {allowed}", value)
         return value

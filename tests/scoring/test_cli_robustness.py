@@ -74,11 +74,20 @@ def test_a_lone_surrogate_comes_back_as_json_in_utf8():
 
 
 def test_a_result_number_too_long_to_write_is_one_line():
-    # 4299 digits are read; the streak's 2N+1 台 times the points per 台 are more than 4300.
-    streak = "9" * 4299
-    hand = ["--hand", "123456789m111222z77z", "--win", "2z", "--self-draw", "--streak", streak]
+    # 4299 digits are read; the 台 times that many points per 台 are more than 4300.
+    value = "9" * 4299
+    hand = ["--hand", "123456789m111222z77z", "--win", "2z", "--self-draw"]
     for extra in ([], ["--json"]):
-        one_line_error(tilescore("score", *hand, *extra), "more than 4300 digits")
+        run = tilescore("score", *hand, "--rule", f"tai_value={value}", *extra)
+        one_line_error(run, "more than 4300 digits")
+
+
+def test_a_counter_past_any_game_is_refused():
+    # A dealer streak of 10**30 scored 2e30 台.
+    hand = ["--hand", "123456789m111222z77z", "--win", "2z", "--self-draw"]
+    run = tilescore("score", *hand, "--streak", "1000")
+    one_line_error(run, "dealer_streak 1000 is more than any table plays (at most 999)")
+    assert tilescore("score", *hand, "--streak", "999").returncode == 0
 
 
 def test_exit_status_single_object_that_fails_is_2_with_its_json_error(tmp_path):
