@@ -156,6 +156,7 @@ def test_adapt_installs_an_adapted_classifier_and_rollback_restores_it(models):
     assert meta["min_read_confidence"] == 0.25  # the runtime facts stay
     assert "before_adapting" in meta["metrics"]
     assert digest(models / "tile-classifier.onnx") != shipped["tile-classifier.onnx"]
+    assert not (models / "candidate").exists()  # installed: no empty folder left behind
     for name in CLASSIFIER_FILES:  # the old classifier, byte for byte, for --rollback
         assert digest(models / "previous" / name) == shipped[name]
 

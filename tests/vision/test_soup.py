@@ -143,6 +143,7 @@ def odd_checkpoints(tmp_path_factory, throwaway_checkpoint):
         (["--soup", "{good}", "{good}", "--weights", "1", "0"], "must all be numbers more than 0"),
         (["--soup", "{good}", "{good}", "--weights", "1", "nan"], "must all be numbers more"),
         (["--soup", "{good}", "{good}", "--weights", "inf", "1"], "must all be numbers more"),
+        (["--soup", "{good}", "{good}", "--weights", "1e308", "1e308"], "add up to more than"),
         (["--soup", "{good}", "{notes}"], "notes.pt' cannot be read"),
         (["--soup", "{good}", "{renamed}"], "has other classes than"),
         (["--soup", "{good}", "{detector}"], "is a detect model, not a classify one"),

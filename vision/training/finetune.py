@@ -428,6 +428,8 @@ def install(models_folder: Path, *stems: str) -> Path:
                 os.replace(candidate[suffix], current[suffix])
             else:
                 current[suffix].unlink(missing_ok=True)  # a checkpoint of the old model only
+    with contextlib.suppress(OSError):  # emptied by the install: no empty folder left behind
+        (models_folder / CANDIDATE_DIR).rmdir()
     return previous_dir
 
 

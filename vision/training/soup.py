@@ -64,6 +64,8 @@ def soup_settings(
         )
     if not all(math.isfinite(w) and w > 0 for w in weights):  # nan > 0 is False, but so is nan <= 0
         raise SoupError("--weights must all be numbers more than 0")
+    if not math.isfinite(sum(weights)):  # 1e308 twice: the average would divide by infinity
+        raise SoupError("--weights add up to more than a number can hold: give smaller ones")
     if data is not None and not data.exists():
         raise SoupError(f"validation data {str(data)!r} not found")
     return SoupSettings(tuple(checkpoints), tuple(weights), task, out_dir, name, imgsz, data)
