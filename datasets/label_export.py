@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import shutil
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import cv2
 
@@ -25,7 +26,7 @@ from datasets.synth.build import CLASSIFIER_CLASSES, DETECTOR_CLASSES
 from scoring.errors import TilescoreError, shown
 from vision.crops import crop_upright
 from vision.images import load_image, load_photo
-from vision.labels import is_finite_number
+from vision.labels import EDGE_MARGIN, is_finite_number
 
 CROP_SIZE = (64, 64)
 
@@ -93,6 +94,13 @@ def export_crops(labels: Iterable[tuple[Path, dict[str, Any]]], out: Path, seed:
 # the status: a label nobody checked goes out as Label Studio's pre-annotation (``predictions``),
 # and what comes back as an annotation a person submitted there, so it is done.
 CARRIED = ("width", "height", "tile_set", "notes")
+# Results that mark a region of the photo but not as a rectangle: no tile box can be read from
+# them, so each one is counted as dropped (and said), not lost in silence. Other results (a
+# choice, a text) answer about the whole photo and are no tile to begin with.
+REGION_TYPES = ("polygon", "ellipse", "keypoint", "brush", "rectangle")
+# Label Studio's percentages may stray past 0-100 by rounding, or by a box the photo's edge cuts:
+# as far as a label's box may reach past the edge (vision.labels.EDGE_MARGIN), no more.
+PERCENT_SLACK = 100 * EDGE_MARGIN
 
 
 class LabelStudioError(TilescoreError):
@@ -103,6 +111,11 @@ class LabelStudioError(TilescoreError):
 class Imported:
     labels: dict[str, dict[str, Any]]  # photo name -> the label fields its task gives
     skipped: tuple[str, ...]  # photos whose task has no annotation: nothing to import
+    # photo name -> regions that are no rectangle (a polygon...), not imported; only photos
+    # that had some
+    dropped: dict[str, int]
+    # photo name -> rectangles turned in Label Studio, imported as the upright box around them
+    turned: dict[str, int]
 
 
 def to_label_studio(labels: Iterable[tuple[Path, dict[str, Any]]]) -> list[dict[str, Any]]:
@@ -155,19 +168,26 @@ def from_label_studio(tasks: Any) -> Imported:
         raise LabelStudioError("not a Label Studio export (a JSON list of tasks)")
     labels: dict[str, dict[str, Any]] = {}
     skipped: list[str] = []
+    dropped: dict[str, int] = {}
+    turned: dict[str, int] = {}
     for number, task in enumerate(tasks, 1):
         name = _task_photo(task, number)
         if name in labels or name in skipped:
             raise LabelStudioError(f"task {number}: a second task for {name}")
+        counts = Counter[str]()
         try:
-            label = _task_label(task)
+            label = _task_label(task, counts)
         except TilescoreError as error:
             raise LabelStudioError(f"task {number} ({name}): {error}") from None
         if label is None:
             skipped.append(name)
-        else:
-            labels[name] = label
-    return Imported(labels, tuple(skipped))
+            continue
+        labels[name] = label
+        if counts["dropped"]:
+            dropped[name] = counts["dropped"]
+        if counts["turned"]:
+            turned[name] = counts["turned"]
+    return Imported(labels, tuple(skipped), dropped, turned)
 
 
 def _task_photo(task: Any, number: int) -> str:
@@ -180,7 +200,9 @@ def _task_photo(task: Any, number: int) -> str:
     return Path(image).name
 
 
-def _task_label(task: dict[str, Any]) -> dict[str, Any] | None:
+def _task_label(task: dict[str, Any], counts: Counter[str]) -> dict[str, Any] | None:
+    """The label fields a task gives, or None when it has no annotation; ``counts`` gets the
+    regions not imported ("dropped") and the rectangles imported upright ("turned")."""
     annotation = _annotation(task.get("annotations"))
     if annotation is None:
         return None
@@ -190,13 +212,17 @@ def _task_label(task: dict[str, Any]) -> dict[str, Any] | None:
     label = {k: task["data"][k] for k in CARRIED if k in task["data"]} | {"status": "done"}
     tiles = []
     for number, result in enumerate(results, 1):
-        if isinstance(result, dict) and result.get("type", "rectanglelabels") != "rectanglelabels":
+        kind = result.get("type", "rectanglelabels") if isinstance(result, dict) else None
+        if kind != "rectanglelabels" and isinstance(kind, str):
+            if kind.removesuffix("labels") in REGION_TYPES:
+                counts["dropped"] += 1
             continue  # another control's answer (a choice, a text): no box
         try:
-            tile, size = _tile(result)
+            tile, size, turned = _tile(result)
         except TilescoreError as error:
             raise LabelStudioError(f"result {number}: {error}") from None
         tiles.append(tile)
+        counts["turned"] += turned
         label["width"], label["height"] = size
     return label | {"tiles": tiles}
 
@@ -210,8 +236,9 @@ def _annotation(annotations: Any) -> dict[str, Any] | None:
     return next((a for a in annotations if not a.get("was_cancelled")), None)
 
 
-def _tile(result: Any) -> tuple[dict[str, Any], tuple[float, float]]:
-    """One rectangle as a label tile, and the photo size it was drawn on."""
+def _tile(result: Any) -> tuple[dict[str, Any], tuple[float, float], bool]:
+    """One rectangle as a label tile, the photo size it was drawn on, and whether it was turned
+    (a label's boxes are upright: a turned one comes in as the upright box around it)."""
     value = result.get("value") if isinstance(result, dict) else None
     if not isinstance(value, dict):
         raise LabelStudioError("no value")
@@ -226,17 +253,47 @@ def _tile(result: Any) -> tuple[dict[str, Any], tuple[float, float]]:
         )
     if not all(v > 0 for v in size):
         raise LabelStudioError(f"the photo size {size} is not positive")
-    x, y, w, h = numbers
+    # Percent of the photo: more than 100 is a box off it, which the label's own check would
+    # only catch once turned into pixels, and not at all in a label without a size.
+    percents = cast(list[float], numbers)  # all finite numbers, checked above
+    for key, percent in zip(("x", "y", "width", "height"), percents, strict=True):
+        if not -PERCENT_SLACK <= percent <= 100 + PERCENT_SLACK:
+            raise LabelStudioError(f"{key} {shown(percent)} is not a percentage (0 to 100)")
+    rotation = _number(value, "rotation", 0)
+    x, y, w, h = percents
     width, height = size
     label = names[0].rstrip("~")
     x1, y1 = x * width / 100, y * height / 100
+    box = _upright_box(x1, y1, w * width / 100, h * height / 100, rotation)
     tile = {
         "code": None if label == "back" else label,
-        "box": [x1, y1, x1 + w * width / 100, y1 + h * height / 100],
+        "box": box,
         "face_down": label == "back",
         "rotated": names[0].endswith("~"),
     }
-    return tile, (width, height)
+    return tile, (width, height), rotation % 360 != 0
+
+
+def _number(value: dict[str, Any], key: str, default: float) -> float:
+    """An optional number of a result's value."""
+    number = value.get(key, default)
+    if not is_finite_number(number):
+        raise LabelStudioError(f"{key} must be a finite number, not {shown(number)}")
+    return float(number)
+
+
+def _upright_box(x: float, y: float, w: float, h: float, degrees: float) -> list[float]:
+    """The upright box around a w x h rectangle Label Studio turned ``degrees`` clockwise about
+    its top-left corner (x, y): itself when it is not turned."""
+    if degrees % 360 == 0:
+        return [x, y, x + w, y + h]
+    turn = math.radians(degrees)
+    cos, sin = math.cos(turn), math.sin(turn)
+    corners = [
+        (dx * cos - dy * sin, dx * sin + dy * cos) for dx, dy in ((0, 0), (w, 0), (w, h), (0, h))
+    ]
+    xs, ys = [x + cx for cx, _ in corners], [y + cy for _, cy in corners]
+    return [min(xs), min(ys), max(xs), max(ys)]
 
 
 def report(labels: Iterable[tuple[Path, dict[str, Any]]], minimum: int = 10) -> dict[str, Any]:

@@ -10,7 +10,14 @@ tiles as an annotation, or, for a label nobody checked (status "proposed"), as a
 for a person to correct there; so exporting and importing again gives back the same files. An
 import checks every task before it writes any label; a task's fields go over the label file's
 (what it does not say stays), an annotation makes the label "done" (a person submitted it), and
-a task with no annotation is skipped (counted, the label file left as it was).
+a task with no annotation is skipped (counted, the label file left as it was). A region that is
+no rectangle (a polygon...) cannot be a tile box: it is not imported, but counted ("dropped")
+and said per photo; a rectangle turned in Label Studio comes in as the upright box around it,
+said too.
+
+An export never writes inside the photo or labels folder (a Label Studio export over a label
+file or a photo lost it), and a yolo or crops export goes into an empty or new folder only: old
+files left in one would be mixed into the new training set as if they were part of it.
 """
 
 from __future__ import annotations
@@ -29,10 +36,17 @@ if TYPE_CHECKING:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from device.app.cli import port_number  # as `serve` reads it: 0 to 65535, one line if not
+
     parser.add_argument("photos", type=Path, help="folder of photos")
     parser.add_argument("--labels", type=Path, help="label folder (default: PHOTOS/labels)")
     parser.add_argument("--models", type=Path, default=Path("models"), help="for pre-labels")
-    parser.add_argument("--port", type=int, default=8766)
+    parser.add_argument(
+        "--port",
+        type=port_number,
+        default=8766,
+        help="the port to listen on, 1 to 65535 (default 8766; 0: any free port)",
+    )
     parser.add_argument("--export", choices=("yolo", "crops", "labelstudio"))
     parser.add_argument("--out", type=Path, help="where --export writes")
     parser.add_argument("--import", dest="import_file", type=Path, help="Label Studio JSON")
@@ -51,13 +65,26 @@ def run(args: argparse.Namespace) -> int:
         return _import(store, args.import_file)
     if args.report:
         return _report(store, args.json)
-    from werkzeug.serving import run_simple
+    from werkzeug.serving import make_server
 
+    from device.app.cli import listen
     from device.label_web import create_label_app
 
     app = create_label_app(store, args.models)
-    print(f"labelling {args.photos} on http://localhost:{args.port}/", flush=True)
-    run_simple("127.0.0.1", args.port, app, threaded=True, use_reloader=False)
+    # As `serve` does: a port in use is one line (werkzeug's own bind prints several and exits),
+    # and the address printed is the port taken (--port 0 takes any free one).
+    listening = listen("127.0.0.1", args.port)
+    try:
+        server = make_server("127.0.0.1", args.port, app, threaded=True, fd=listening.fileno())
+    finally:
+        listening.close()  # the server listens on its own copy
+    print(f"labelling {args.photos} on http://localhost:{server.port}/", flush=True)
+    try:
+        server.serve_forever()  # until Ctrl-C
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
     return 0
 
 
@@ -83,6 +110,13 @@ def _export(store: LabelStore, kind: str, out: Path | None, seed: int) -> int:
         raise TilescoreError(f"--out {out}: there is no folder {out.parent}")
     if kind != "labelstudio" and out.exists() and not out.is_dir():
         raise TilescoreError(f"--out {out} is a file: the {kind} export is a folder")
+    _check_out_is_apart(store, out)
+    if kind != "labelstudio" and out.is_dir() and any(out.iterdir()):
+        # Not cleared either: what is in it may be anything of the user's.
+        raise TilescoreError(
+            f"--out {out} is not empty: give a new or empty folder (files left there would be "
+            f"mixed into the {kind} export)"
+        )
     done = _labelled(store)
     try:
         if kind == "yolo":
@@ -99,6 +133,18 @@ def _export(store: LabelStore, kind: str, out: Path | None, seed: int) -> int:
     return 0
 
 
+def _check_out_is_apart(store: LabelStore, out: Path) -> None:
+    """Refuse an --out in the photo or labels folder (or the folder itself): an export there
+    writes over a label or a photo, or puts its own files among them. Compared resolved, so a
+    relative path or a link to them is found too."""
+    target = out.resolve()
+    for what, folder in (("labels", store.labels), ("photo", store.photos)):
+        if target.is_relative_to(folder.resolve()):
+            raise TilescoreError(
+                f"--out {out} is in the {what} folder {folder}: export somewhere else"
+            )
+
+
 def _import(store: LabelStore, path: Path) -> int:
     """Label Studio tasks into the label files: every task is checked before any file is
     written, so a bad one leaves every label as it was."""
@@ -111,14 +157,35 @@ def _import(store: LabelStore, path: Path) -> int:
     except TilescoreError as error:
         raise TilescoreError(f"{path}: {error}") from None
     checked = {name: _imported(store, path, name, given) for name, given in imported.labels.items()}
-    for name, (label, _) in checked.items():
-        write_json_atomically(store.label_path(name), label)
+    for written, (name, (label, _)) in enumerate(checked.items()):
+        try:
+            write_json_atomically(store.label_path(name), label)
+        except OSError as error:  # a read-only folder, a full disk: the first one stops it
+            raise TilescoreError(
+                f"cannot write the labels folder {store.labels} ({error.strerror}): "
+                f"{written} of {len(checked)} labels imported, {name} and the rest not"
+            ) from None
     for name, (label, had) in checked.items():
         if had and not label["tiles"]:  # an empty annotation may be meant, but say so
             print(f"warning: {name} is imported with no tiles (it had {had})", file=sys.stderr)
+    for name, count in imported.dropped.items():
+        print(
+            f"warning: {name}: {count} region(s) not imported: only rectangles are tiles",
+            file=sys.stderr,
+        )
+    for name, count in imported.turned.items():
+        print(
+            f"warning: {name}: {count} turned box(es) imported as the upright box around them",
+            file=sys.stderr,
+        )
     for name in imported.skipped:
         print(f"skipped {name}: its task has no annotation", file=sys.stderr)
-    print(json.dumps({"imported": len(checked), "skipped": len(imported.skipped)}))
+    summary = {
+        "imported": len(checked),
+        "skipped": len(imported.skipped),
+        "dropped": sum(imported.dropped.values()),
+    }
+    print(json.dumps(summary))
     return 0
 
 

@@ -32,7 +32,14 @@ class LabelStore:
             raise TilescoreError(f"photo folder {str(photos)!r} does not exist")
         self.photos = photos
         self.labels = labels
-        labels.mkdir(parents=True, exist_ok=True)
+        if labels.exists() and not labels.is_dir():  # --labels naming a file: never written over
+            raise TilescoreError(f"labels folder {str(labels)!r} is a file, not a folder")
+        try:
+            labels.mkdir(parents=True, exist_ok=True)
+        except OSError as error:  # a read-only place, a file on the way to it
+            raise TilescoreError(
+                f"cannot make the labels folder {str(labels)!r}: {error.strerror}"
+            ) from None
 
     def photo_names(self) -> list[str]:
         return sorted(p.name for p in self.photos.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
@@ -114,7 +121,9 @@ def validate_label(name: str, label: Any) -> dict[str, Any]:
 def _clean_tile(tile: dict[str, Any]) -> dict[str, Any]:
     """A checked tile as the store writes it: a back has no code, a code is written as
     scoring.tiles writes it, the box to a tenth of a pixel."""
-    face_down = tile.get("face_down", False)
+    # No code and no face_down is a back, as load_label reads it (not a face-up tile nobody
+    # could count).
+    face_down = tile.get("face_down", tile.get("code") is None)
     code = None if face_down else tile.get("code")
     if code not in (None, IGNORED_CODE):
         code = tile_from_code(code).code

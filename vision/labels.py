@@ -24,6 +24,12 @@ STATUSES = ("proposed", "done")
 # What counts as a photo in a folder, everywhere (the labelling page, the folder camera, `score`,
 # `train --from` and `--adapt`): the formats vision/images.py decodes.
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff")
+# No camera makes a photo larger than this a side: a bigger size or box is a typo or junk
+# (1e308 would pass every other check, then overflow the exports' arithmetic).
+MAX_SIDE = 100_000
+# How far past the photo's edge a box may reach, as a share of that side: a tile cut by the edge
+# of the photo, a model's box a few pixels over it. A box wholly off the photo is refused.
+EDGE_MARGIN = 0.05
 
 
 class LabelError(TilescoreError):
@@ -114,13 +120,19 @@ def check_label(data: Any) -> None:
     for key in ("width", "height"):
         if key in data and not is_pixel_count(data[key]):
             raise LabelError(f"{key} must be a whole number of pixels, not {shown(data[key])}")
+        if key in data and data[key] > MAX_SIDE:
+            raise LabelError(f"{key} {shown(data[key])} is more than {MAX_SIDE} pixels")
     if data.get("status", STATUSES[0]) not in STATUSES:
         raise LabelError(f"status {shown(data['status'])} is not one of {', '.join(STATUSES)}")
+    # 0 (what a label without a size is written with) is no size: the boxes go unchecked then.
+    size = (data.get("width") or 0, data.get("height") or 0)
     for number, entry in enumerate(data["tiles"], 1):
-        check_tile(entry, number)
+        check_tile(entry, number, size if all(size) else None)
 
 
-def check_tile(entry: Any, number: int) -> None:
+def check_tile(entry: Any, number: int, size: tuple[int, int] | None = None) -> None:
+    """Raise a ``LabelError`` about tile ``number``, if anything is wrong with it: its box is
+    checked against the photo's ``size`` (width, height) when the label gives one."""
     if not isinstance(entry, dict):
         raise LabelError(f"tile {number} is not an object")
     box = entry.get("box")
@@ -128,6 +140,7 @@ def check_tile(entry: Any, number: int) -> None:
         raise LabelError(f"tile {number} has a bad box {shown(box)} (four finite numbers)")
     if box[2] <= box[0] or box[3] <= box[1]:
         raise LabelError(f"tile {number} has a bad box {shown(box)} (no area)")
+    _check_on_photo(box, number, size)
     code = entry.get("code")
     if code is not None and not isinstance(code, str):
         raise LabelError(f"tile {number}: code must be text or null, not {shown(code)}")
@@ -139,6 +152,27 @@ def check_tile(entry: Any, number: int) -> None:
     for key in ("face_down", "rotated"):
         if key in entry and not isinstance(entry[key], bool):
             raise LabelError(f"tile {number}: {key} must be true or false, not {shown(entry[key])}")
+
+
+def _check_on_photo(box: list[Any], number: int, size: tuple[int, int] | None) -> None:
+    """A box on the photo, give or take ``EDGE_MARGIN``; without the photo's size, one no
+    larger than the largest photo."""
+    width, height = size or (MAX_SIDE, MAX_SIDE)
+    x1, y1, x2, y2 = box
+    reach_x, reach_y = EDGE_MARGIN * width, EDGE_MARGIN * height
+    inside = (
+        -reach_x <= x1
+        and x2 <= width + reach_x
+        and -reach_y <= y1
+        and y2 <= height + reach_y
+        and x1 < width
+        and x2 > 0
+        and y1 < height
+        and y2 > 0
+    )
+    if not inside:
+        photo = f"the {width}x{height} photo" if size else f"any photo ({MAX_SIDE} pixels a side)"
+        raise LabelError(f"tile {number} has a box {shown(box)} off {photo}")
 
 
 def is_finite_number(value: Any) -> bool:

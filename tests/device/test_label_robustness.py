@@ -78,7 +78,11 @@ def test_a_label_studio_round_trip_keeps_notes_tile_set_and_status(folder, tmp_p
     assert set(tasks["IMG_3086"]) == {"data", "predictions"}
     assert set(tasks["IMG_3085"]) == {"data", "annotations"}
     assert main(label_cmd(folder, "--import", out)) == 0
-    assert json.loads(capsys.readouterr().out.splitlines()[-1]) == {"imported": 1, "skipped": 1}
+    assert json.loads(capsys.readouterr().out.splitlines()[-1]) == {
+        "imported": 1,
+        "skipped": 1,
+        "dropped": 0,
+    }
     assert files(folder) == before  # byte for byte: notes, tile set, status, boxes
     # Into a fresh folder too: the task itself carries what the label had.
     shutil.rmtree(folder / "labels")
@@ -119,7 +123,7 @@ def test_a_task_without_annotations_is_skipped_not_emptied(folder, tmp_path, cap
         bare["annotations"] = annotations
     assert main(label_cmd(folder, "--import", write_import(tmp_path, [bare]))) == 0
     out = capsys.readouterr()
-    assert json.loads(out.out) == {"imported": 0, "skipped": 1}
+    assert json.loads(out.out) == {"imported": 0, "skipped": 1, "dropped": 0}
     assert "skipped IMG_3085.jpg" in out.err
     assert files(folder) == before
 
