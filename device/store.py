@@ -14,6 +14,7 @@ import errno
 import io
 import itertools
 import json
+import logging
 import os
 import sqlite3
 import tempfile
@@ -26,6 +27,7 @@ from typing import Any
 
 from scoring.errors import TilescoreError
 
+log = logging.getLogger(__name__)
 SEATS = ("E", "S", "W", "N")
 WINDS = ("E", "S", "W", "N")
 
@@ -77,10 +79,23 @@ class SessionState:
     streak: int
     round_wind: str
 
+    @property
+    def chairs(self) -> tuple[str, ...]:
+        """The session's chairs: the first of E S W N, one a player (a 3-player table has no
+        North), the dealer East."""
+        return SEATS[: len(self.players)]
+
     def seat_of(self, player_index: int) -> str:
         return SEATS[(player_index - self.dealer) % len(self.players)]
 
     def player_at(self, seat: str) -> int:
+        """The index of the player at ``seat``; a chair nobody sits in is a ``TilescoreError``,
+        never wrapped round onto another player."""
+        if seat not in self.chairs:
+            raise TilescoreError(
+                f"nobody sits at chair {seat!r} of this {len(self.players)}-player session "
+                f"({' '.join(self.chairs)})"
+            )
         return (self.dealer + SEATS.index(seat)) % len(self.players)
 
     def to_json(self) -> dict[str, Any]:
@@ -242,13 +257,25 @@ class Store:
             )
 
     # -- sessions --------------------------------------------------------------------------
-    def new_session(self, players: list[str], variant: str) -> SessionState:
+    def new_session(
+        self, players: list[str], variant: str, settings: dict[str, Any] | None = None
+    ) -> SessionState:
+        """Start a session; with ``settings`` (key: value), saved in the same transaction: the
+        table's context brought to the new session's chairs is saved with it or not at all."""
+        if not 2 <= len(players) <= len(SEATS):  # each sits at a chair of E S W N
+            raise TilescoreError(f"a session has 2 to {len(SEATS)} players, got {len(players)}")
         with self._write() as db:
             cursor = db.execute(
                 "INSERT INTO sessions(created, players, variant) VALUES (?, ?, ?)",
                 (time.time(), json.dumps(players, ensure_ascii=False), variant),
             )
             session_id = cursor.lastrowid
+            for key, value in (settings or {}).items():
+                db.execute(
+                    "INSERT INTO settings(key, value) VALUES (?, ?) "
+                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    (key, json.dumps(value, ensure_ascii=False)),
+                )
         assert session_id is not None
         return self.session(session_id)
 
@@ -506,6 +533,16 @@ class Store:
                 if payer is not None and payee is not None:
                     totals[payer] -= payment["amount"]
                     totals[payee] += payment["amount"]
+                else:
+                    # Scoring refuses such a hand now (service.score_reading); one kept by an
+                    # older version is left out of the totals rather than charged to a player
+                    # who did not pay, and said in the log.
+                    log.warning(
+                        "hand %s: payment %s -> %s names a chair nobody sits in; not counted",
+                        hand["id"],
+                        payment["payer"],
+                        payment["payee"],
+                    )
         return totals
 
     def export_json(self, session_id: int) -> dict[str, Any]:
@@ -618,7 +655,9 @@ class Store:
 
 
 def _player_at(players: tuple[str, ...], dealer: int, seat: str) -> str | None:
-    if seat not in SEATS:
+    """Who sat at ``seat`` when ``dealer`` dealt; None for a chair the session does not have
+    (North at a 3-player table), never wrapped round onto another player."""
+    if seat not in SEATS[: len(players)]:
         return None
     return players[(dealer + SEATS.index(seat)) % len(players)]
 

@@ -68,6 +68,19 @@ def check_models_dir(models: Path) -> None:
         raise TilescoreError(f"models folder {str(models)!r} {why} (give --models FOLDER)")
 
 
+def check_data_dir(data: Path) -> None:
+    """A data folder that is a file, or lies under one, is said as such: ``mkdir`` says only
+    "File exists" or "Not a directory", naming no file."""
+    for place in (data, *data.parents):
+        if place.exists():
+            if not place.is_dir():
+                where = "is a file" if place == data else f"lies under {str(place)!r}, a file"
+                raise TilescoreError(
+                    f"data folder {str(data)!r} {where}, not a folder (give --data FOLDER)"
+                )
+            return
+
+
 def run(args: argparse.Namespace) -> int:
     from device.app.web import create_app, make_pin
     from device.camera import check_camera_spec
@@ -78,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
     check_camera_spec(args.camera)
     check_models_dir(Path(args.models))
     data_dir = Path(args.data).expanduser()
+    check_data_dir(data_dir)
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:

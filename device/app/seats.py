@@ -22,6 +22,14 @@ FROM_WINNER = {2: ("left",), 3: ("left", "right"), 4: ("left", "across", "right"
 """The other chairs as the winner names them, in the order they play before the winner."""
 
 
+def chairs(players: Any) -> tuple[str, ...]:
+    """The chairs a table of ``players`` has (the first of E S W N, the dealer East); the
+    scorer's 4 when the count is unsaid, and none for a count no table has."""
+    if players is None:
+        return TURN_ORDER[4]
+    return TURN_ORDER.get(players, ()) if isinstance(players, int) else ()
+
+
 def relative_seat(winner: str, other: str, players: int) -> str:
     """Where ``other`` sits seen from ``winner``'s chair (``left``: the player before)."""
     order = _order(players, winner, other)
@@ -79,9 +87,17 @@ def payments_in_seats(
             return str(context["discarder"])
         return absolute_seat(winner, name, players)
 
+    # A discard win with no discarder named charges "discarder": nobody pays until the table
+    # names one, as the rule sets by wind leave such a payment out (the page says who is
+    # missing). Turned into a chair it would be no chair at all.
+    named = [
+        payment
+        for payment in out["payments"]
+        if context.get("discarder") or "discarder" not in (payment["payer"], payment["payee"])
+    ]
     out["payments"] = [
         {**payment, "payer": seat(payment["payer"]), "payee": seat(payment["payee"])}
-        for payment in out["payments"]
+        for payment in named
     ]
     return out
 

@@ -15,9 +15,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from device.app.seats import for_scorer, payments_in_seats
+from device.app.seats import FROM_WINNER, chairs, for_scorer, payments_in_seats
 from scoring.errors import TilescoreError
-from scoring.hand_json import parse_meld, score_json, wins_under
+from scoring.hand_json import MAX_COUNT, parse_meld, score_json, wins_under
 from scoring.notation import format_tiles, parse_tiles
 from scoring.tiles import tile_from_code
 from vision.tile_sets import UNSAID_BACKS, Backs
@@ -38,9 +38,6 @@ CONTEXT_KEYS = (
     "honba",
     "riichi_sticks",
 )
-MAX_COUNT = 99
-"""The most a dealer streak, honba or riichi sticks can be set to: beyond any game, and far enough
-from SQLite's limit that dealer wins after it never overflow the stored streak."""
 MAX_INDICATORS = 10  # dora indicators: five in a game at most, each kong turning one more
 
 
@@ -270,6 +267,38 @@ def _players(value: Any, variant: Any) -> int:
     return value
 
 
+def check_seating(changes: Mapping[str, Any], context: Mapping[str, Any], players: int) -> None:
+    """The context ``changes`` (checked by ``check_context``) for a session of ``players``,
+    ``context`` the whole of it as it would be kept: its rule set must be played by that many
+    (the context's ``players`` is the session's: who plays is the session's to say), and a
+    winner or a discarder it names must sit at one of the session's chairs. The chairs are the
+    first ``players`` of E S W N, the dealer East: a 3-player table has no North, and a payment
+    charged to one would be counted to nobody (or, wrapped round, to somebody else)."""
+    from scoring.variant import find_variant
+
+    said = context.get("players")
+    if said is not None and said != players:
+        raise TilescoreError(
+            f"players {said} is not this session's {players}: start a new session to change "
+            "who plays"
+        )
+    if "variant" in changes or "players" in changes:
+        variant = context.get("variant") or DEFAULT_CONTEXT["variant"]
+        try:
+            _players(players, find_variant(variant))
+        except TilescoreError as error:
+            raise TilescoreError(
+                f"this session has {players} players: {error} (start a new session of as many)"
+            ) from None
+    seated = chairs(players)
+    for key in ("seat_wind", "discarder"):
+        value = changes.get(key)
+        if value is not None and value not in seated:
+            raise TilescoreError(
+                f"{key} {value} is no chair of this {players}-player session ({' '.join(seated)})"
+            )
+
+
 def load_context(stored: Any) -> tuple[dict[str, Any], str | None]:
     """The remembered context as the app can use it, and what of it could not be used. A context
     saved by an older version that took anything (an unknown variant, a rule option of the wrong
@@ -365,10 +394,42 @@ def score_reading(reading: dict[str, Any], context: dict[str, Any]) -> dict[str,
     """The reading scored with the table's context; its payments name the table's chairs."""
     data = {k: v for k, v in reading.items() if k in ("hand", "win_tile", "melds", "flowers")}
     try:
+        _check_chairs(context)
         data.update(_score_context(context))
+        result = payments_in_seats(score_json(data), context, _seats_by_wind(context))
+        _check_payments(result, context)
     except TilescoreError as error:
         return {"error": str(error)}
-    return payments_in_seats(score_json(data), context, _seats_by_wind(context))
+    return result
+
+
+def _check_chairs(context: Mapping[str, Any]) -> None:
+    """A winner or discarder at a chair the table does not have is said as the hand's error
+    (a context saved before the session was, or by an older version): scored, its payment
+    would go to or from nobody."""
+    players = context.get("players")
+    seated = chairs(players)
+    for key in ("seat_wind", "discarder"):
+        value = context.get(key)
+        if value is not None and value not in seated:
+            raise TilescoreError(
+                f"{key} {value} is no chair of a {players or 4}-player table "
+                f"({' '.join(seated) or 'none'}): set it on the Table screen"
+            )
+
+
+def _check_payments(result: Mapping[str, Any], context: Mapping[str, Any]) -> None:
+    """Every payment is between chairs someone sits in: one that is not would be left out of
+    the totals (or counted to the wrong player), so the hand is refused rather than scored."""
+    players = context.get("players")
+    seated = chairs(players)
+    for payment in result.get("payments") or []:
+        for role in ("payer", "payee"):
+            if payment.get(role) not in seated:
+                raise TilescoreError(
+                    f"a payment's {role} is chair {payment.get(role)!r}, where nobody sits at a "
+                    f"{players or 4}-player table ({' '.join(seated)}): not scored"
+                )
 
 
 def _score_context(context: dict[str, Any]) -> dict[str, Any]:
@@ -511,6 +572,29 @@ def _melds(value: Any) -> list[Any]:
     return value
 
 
+def check_fix_melds(melds: list[Any], context: Mapping[str, Any]) -> None:
+    """A fix's melds as the hand's rule set takes them (``check_fix`` has parsed them): each of
+    the right tiles for its kind (a pon of no tiles is no pon), and claimed, if from anyone,
+    from a seat the scorer knows: a chair of the table for a rule set named by winds, or for
+    one without winds (xiangqi) a seat named from the winner's (left, across, right). Anything
+    else is a one-line ``TilescoreError``: refused before it is saved, not kept to fail every
+    rescore after."""
+    from scoring.variant import find_variant
+
+    variant = find_variant(context.get("variant") or DEFAULT_CONTEXT["variant"])
+    players = context.get("players") or 4
+    # By wind: the table's chairs; without winds: the seats named from the winner's.
+    seats = chairs(players) if variant.seats_by_wind else FROM_WINNER.get(players, ())
+    for given in melds:
+        meld = parse_meld(given)
+        variant.check_meld(meld)  # the shape: its one-line HandError
+        if meld.claimed_from is not None and meld.claimed_from not in seats:
+            raise TilescoreError(
+                f"meld {meld.type.value}:{format_tiles(meld.tiles)} is claimed from "
+                f"{_short(meld.claimed_from)}: use one of {' '.join(seats)} or leave 'from' out"
+            )
+
+
 def apply_tile_fix(
     detections: list[dict[str, Any]], index: int, code: str | None, face_down: bool = False
 ) -> list[dict[str, Any]]:
@@ -642,10 +726,27 @@ def variants_json() -> dict[str, Any]:
     return out
 
 
+JPEG_MAX_SIDE = 65535
+"""The longest side a JPEG can hold: every hand's photo is kept as one."""
+
+
+def check_photo_size(image: np.ndarray, name: str = "the photo") -> None:
+    """A photo the app can keep: no side longer than a JPEG holds (a 100000 x 10 strip is no
+    photo of a hand, and could not be saved with it). Said with its size, before it is read."""
+    height, width = image.shape[:2]
+    if max(height, width) > JPEG_MAX_SIDE:
+        raise TilescoreError(
+            f"{name} is {width}x{height} pixels: too long to keep (a side of at most "
+            f"{JPEG_MAX_SIDE}); crop or shrink it to the hand"
+        )
+
+
 def encode_jpeg(image: np.ndarray, quality: int = 90) -> bytes:
+    check_photo_size(image)
     ok, buffer = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
-        raise TilescoreError("could not encode the photo as JPEG")
+        height, width = image.shape[:2]
+        raise TilescoreError(f"could not encode the {width}x{height} photo as JPEG")
     return bytes(buffer)
 
 
@@ -655,7 +756,9 @@ def decode_upload(data: bytes) -> np.ndarray:
     12-megapixel phone photo is read faster and kept at a quarter of the bytes."""
     from vision.images import decode_photo
 
-    return decode_photo(data, "the uploaded photo").pixels
+    image = decode_photo(data, "the uploaded photo").pixels
+    check_photo_size(image, "the uploaded photo")
+    return image
 
 
 def dumps(value: Any) -> str:

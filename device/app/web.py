@@ -364,12 +364,17 @@ def create_app(
 
     def _save_context(sent: dict[str, Any]) -> Any:
         stored = _stored_context()
+        session = state.store.current_session()
+        # Who plays is the session's: the context's player count is its number of players.
+        base = stored if session is None else {**stored, "players": len(session.players)}
         # Every field is checked before anything is saved: a bad one is refused and the saved
         # context stays as it was.
-        given = service.check_context(sent, stored)
-        context = {**stored, **given}
+        given = service.check_context(sent, base)
+        context = {**base, **given}
+        # Before the first hand, the session it will start has the context's count of players.
+        players = len(session.players) if session else _new_session_size(context)
+        service.check_seating(given, context, players)
         state.store.set_setting("context", context)
-        session = state.store.current_session()
         if "dealer_streak" in given or "round_wind" in given:
             # Set before the first hand too: the session that hand starts must begin from them.
             session = session or _new_session()
@@ -381,8 +386,11 @@ def create_app(
         return jsonify(_context_for(session) if session else context)
 
     def _new_session() -> Any:
+        """The session the first hand starts: as many players as the table's context says (the
+        scorer's 4 when it says none), so a 3-player xiangqi table gets three chairs."""
+        context = _stored_context()
         return state.store.new_session(
-            ["East", "South", "West", "North"], _stored_context()["variant"]
+            DEFAULT_PLAYERS[: _new_session_size(context)], context["variant"]
         )
 
     def _stored_context() -> dict[str, Any]:
@@ -422,7 +430,22 @@ def create_app(
         given = _json_object("a session must be a JSON object", optional=True)
         players, variant = _session_fields({} if given is None else given)
         with state.lock:  # not between a hand's read of the session and its record
-            session = state.store.new_session(players, variant or _stored_context()["variant"])
+            stored = _stored_context()
+            # The table's context follows the session: its rule set (the one named, or the
+            # table's) must be played by this many, and hands are scored for this many chairs.
+            changes = service.check_context(
+                {"variant": variant or stored["variant"], "players": len(players)}, stored
+            )
+            context = {**stored, **changes}
+            service.check_seating(changes, context, len(players))
+            for key, default in (("seat_wind", "E"), ("discarder", None)):
+                if context.get(key) not in (None, *SEATS[: len(players)]):
+                    context[key] = default  # a chair this table does not have (North, for 3)
+            # Both or neither: a session whose table settings were not saved would be scored
+            # with another rule set or chairs it does not have.
+            session = state.store.new_session(
+                players, context["variant"], {"context": context} if context != stored else None
+            )
         return jsonify(session=session.to_json())
 
     @app.post("/api/score")
@@ -458,6 +481,7 @@ def create_app(
                 and state.still.hand is not None
             ):
                 return _hand_view(state.store.hand(state.still.hand))
+            service.check_photo_size(image)  # one that cannot be kept is not read first
             session = state.store.current_session() or _new_session()
             context = _context_for(session)
             try:
@@ -480,10 +504,15 @@ def create_app(
     def _context_for(session: Any) -> dict[str, Any]:
         """The remembered context with the session's round wind and dealer streak: the session
         moves them on as hands are scored, so the next hand is scored with the right ones. With
-        no session yet, those a new session starts with (east round, no streak)."""
+        no session yet, those a new session starts with (east round, no streak); and the
+        session's count of players."""
         context = _stored_context()
         round_wind, streak = (session.round_wind, session.streak) if session else ("E", 0)
         context["round_wind"] = round_wind
+        # Scored for the session's chairs (before the first hand, those of the session it will
+        # start): a rule set without winds (xiangqi) names the seats from the winner's by the
+        # player count, and a payment goes to a chair.
+        context["players"] = len(session.players) if session else _new_session_size(context)
         if context.get("variant") == "riichi":
             # Riichi counts a dealer's repeats as 本場 (honba), not as a 連莊 streak.
             context.pop("dealer_streak", None)
@@ -511,10 +540,17 @@ def create_app(
         with state.lock:
             hand = _hand_or_404(hand_id)
             fix = service.check_fix(given, len(hand["detections"]))
-            changes = service.check_context(fix.get("context") or {}, hand["context"])
+            players = len(state.store.session(hand["session_id"]).players)
+            # The hand is scored for its session's chairs (one kept by an older version may not
+            # say how many play).
+            base = {**hand["context"], "players": players}
+            changes = service.check_context(fix.get("context") or {}, base)
             if "context" in fix:
                 fix["context"] = changes  # as it is kept: the events by their codes, once each
-            context = {**hand["context"], **changes}
+            context = {**base, **changes}
+            service.check_seating(changes, context, players)
+            if "melds" in fix:
+                service.check_fix_melds(fix["melds"], context)
             detections, reading = _fixed_reading(hand, fix, context)
             result = service.score_reading(reading, context)
             state.store.update_hand(hand_id, reading, context, result, fix, detections)
@@ -566,7 +602,7 @@ def create_app(
         try:
             if not state.store.add_label(hand_id, photo, detections, _photo_size(hand_id)):
                 log.info("label of %s left as it is: it was reviewed or edited by hand", photo)
-        except (OSError, sqlite3.Error) as error:
+        except (OSError, sqlite3.Error, TilescoreError) as error:  # a label check's too
             log.warning("the correction is saved; its label file was not (%s)", error)
 
     @app.post("/api/undo")
@@ -678,6 +714,13 @@ def _writing_models(folder: Path, outcome: str = "") -> Any:
 
 SESSION_KEYS = ("players", "variant")
 DEFAULT_PLAYERS = ["East", "South", "West", "North"]
+
+
+def _new_session_size(context: dict[str, Any]) -> int:
+    """How many the session a first hand starts seats: the context's count, else the
+    scorer's 4."""
+    players = context.get("players")
+    return players if isinstance(players, int) and 2 <= players <= 4 else 4
 
 
 def _session_fields(given: Any) -> tuple[list[str], str | None]:

@@ -697,6 +697,7 @@ def test_fit_to_this_set_from_the_apps_own_photos_and_back(tmp_path):
         assert report["photos"] == 2 and report["tiles"] >= 30
         assert hashlib.sha256(classifier.read_bytes()).hexdigest() != shipped
         assert "adapted" in json.loads((models / "tile-classifier.json").read_text())
+        assert not (models / "candidate").exists()  # installed: nothing left there
         assert client.post("/api/score").status_code == 200
         assert reader.pipeline() is not before  # the next photo was read with the fitted one
 

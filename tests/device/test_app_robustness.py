@@ -383,9 +383,9 @@ def test_a_bad_new_session_is_refused_and_the_current_one_kept(tmp_path, sent, s
 def test_a_new_session_names_its_rule_set_as_the_scorer_does(tmp_path):
     with _app(tmp_path).test_client() as client:
         client.post("/api/context", json={"variant": "riichi"})
-        plain = client.post("/api/session", json={"players": ["Ann", "", "Cy"]}).get_json()
+        plain = client.post("/api/session", json={"players": ["Ann", "", "Cy", "Di"]}).get_json()
         assert plain["session"]["variant"] == "riichi"  # the table's, when none is said
-        assert plain["session"]["players"] == ["Ann", "Player 2", "Cy"]
+        assert plain["session"]["players"] == ["Ann", "Player 2", "Cy", "Di"]
         named = client.post("/api/session", json={"variant": "象棋"}).get_json()
         assert named["session"]["variant"] == "xiangqi"
         assert client.post("/api/session").status_code == 200  # no body: the defaults
