@@ -5,7 +5,6 @@ Kept apart from the web layer so the same steps run from tests without a browser
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -15,30 +14,14 @@ from typing import Any
 import cv2
 import numpy as np
 
-from device.app.seats import FROM_WINNER, chairs, for_scorer, payments_in_seats
-from scoring.errors import TilescoreError
-from scoring.hand_json import MAX_COUNT, parse_meld, score_json, wins_under
+from device.app.context import CONTEXT_KEYS
+from device.app.fixes import JOINS
+from device.app.seats import chairs, for_scorer, payments_in_seats
+from scoring.errors import TilescoreError, shown
+from scoring.hand_json import parse_meld, score_json, wins_under
 from scoring.notation import format_tiles, parse_tiles
 from scoring.tiles import tile_from_code
 from vision.tile_sets import UNSAID_BACKS, Backs
-
-CONTEXT_KEYS = (
-    "variant",
-    "seat_wind",
-    "round_wind",
-    "dealer_streak",
-    "self_draw",
-    "discarder",
-    "events",
-    "rules",
-    "dealer",
-    "players",
-    "dora_indicators",
-    "ura_dora_indicators",
-    "honba",
-    "riichi_sticks",
-)
-MAX_INDICATORS = 10  # dora indicators: five in a game at most, each kong turning one more
 
 
 @dataclass
@@ -105,252 +88,6 @@ class Reader:
         except TilescoreError as error:
             return f"cannot read tiles: {error}"
         return self.error
-
-
-DEFAULT_CONTEXT: dict[str, Any] = {
-    "variant": "taiwan",
-    "seat_wind": "E",
-    "round_wind": "E",
-    "dealer_streak": 0,
-    "self_draw": False,
-    "discarder": None,
-    "events": [],
-    "rules": {},
-}
-"""The table's context before anything is said about it."""
-
-
-def check_context(given: Any, base: Mapping[str, Any]) -> dict[str, Any]:
-    """The table's changes ``given`` to the context ``base`` (the remembered one, or a hand's),
-    each field checked the way the scorer reads it, as they are to be kept: the variant by its
-    own name, the events by their codes. Anything wrong is a one-line ``TilescoreError`` naming
-    the field, so a bad value is refused before it is saved rather than failing every hand after.
-
-    The rule set's own tables decide what is valid (``scoring.variant``: its names, rule options
-    with their kinds and choices, events, players). How the fields go together (a discarder who
-    is the winner, an event that needs a self-draw) is the hand's to say when it is scored, where
-    one tap fixes it: the table changes them one at a time. A change of rule set that sends no
-    ``rules`` starts from the new set's defaults (options belong to a rule set), and keeps of the
-    events and the player count only what the new set takes."""
-    if not isinstance(given, dict):
-        raise TilescoreError("context must be a JSON object")
-    unknown = set(given) - set(CONTEXT_KEYS)
-    if unknown:
-        raise TilescoreError(f"unknown context key {sorted(unknown)[0]!r}")
-    out: dict[str, Any] = {}
-    if "variant" in given:
-        out["variant"] = _variant_name(given["variant"])
-    changed = "variant" in out and out["variant"] != base.get("variant")
-    if changed and "rules" not in given:
-        out["rules"] = {}
-    variant = out.get("variant", base.get("variant") or DEFAULT_CONTEXT["variant"])
-    for key, value in given.items():
-        if key != "variant":
-            out[key] = context_value(key, value, variant)
-    if changed:
-        # What was said for the old rule set and not now: kept where the new one takes it.
-        for key in ("events", "players"):
-            if key in base and key not in given and not _fits(key, base[key], variant):
-                good = _good_parts(key, base[key], variant)
-                out[key] = DEFAULT_CONTEXT.get(key) if good is None else good
-    return out
-
-
-def context_value(key: str, value: Any, variant_name: str) -> Any:
-    """One context field checked for a table of ``variant_name``, as it is to be kept; a
-    one-line ``TilescoreError`` naming the field if it is no good."""
-    from scoring.hand import SEATS
-
-    if key == "variant":
-        return _variant_name(value)
-    if key in ("seat_wind", "round_wind") or (key == "discarder" and value is not None):
-        if value not in SEATS:
-            raise TilescoreError(f"{key} must be one of E S W N, got {_short(value)}")
-        return value
-    if key in ("dealer_streak", "honba", "riichi_sticks"):
-        number = _whole_number(key, value)
-        if number < 0:
-            raise TilescoreError(f"{key} must be 0 or more, got {number}")
-        if number > MAX_COUNT:
-            raise TilescoreError(f"{key} must be at most {MAX_COUNT}, got {number}")
-        return number
-    if key in ("self_draw", "dealer"):
-        if not isinstance(value, bool) and not (key == "dealer" and value is None):
-            raise TilescoreError(f"{key} must be true or false, got {_short(value)}")
-        return value
-    if key == "discarder":
-        return None
-    from scoring.variant import find_variant
-
-    variant = find_variant(variant_name)
-    if key == "events":
-        return _events(value, variant)
-    if key == "rules":
-        if not isinstance(value, dict):
-            raise TilescoreError(f"rules must be an object of option: value, got {_short(value)}")
-        variant.resolve_rules(dict(value))  # an unknown option or a bad value: RuleOptionError
-        return dict(value)
-    if key == "players":
-        return None if value is None else _players(value, variant)  # None: the scorer's 4
-    if key in ("dora_indicators", "ura_dora_indicators"):
-        from scoring.hand_json import tiles_from_text
-
-        parts = value if isinstance(value, list) else [value]
-        if value is not None and not all(isinstance(p, str) for p in parts):
-            raise TilescoreError(f'{key} must be tiles, e.g. "3m", got {_short(value)}')
-        tiles = 0
-        for part in parts if value is not None else []:
-            tiles += len(tiles_from_text(part))  # a bad code: its one-line TileError
-            if tiles > MAX_INDICATORS:  # kept with every hand after: no megabyte of them
-                raise TilescoreError(f"{key} has at most {MAX_INDICATORS} tiles")
-        return value
-    raise TilescoreError(f"unknown context key {key!r}")
-
-
-def _variant_name(value: Any) -> str:
-    from scoring.variant import find_variant, variant_name
-
-    if not isinstance(value, str):
-        raise TilescoreError(f"variant must be the name of a rule set, got {_short(value)}")
-    name = variant_name(value)  # an unknown one: VariantError, listing the known ones
-    find_variant(name)  # one this version cannot load is refused too
-    return name
-
-
-def _whole_number(key: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise TilescoreError(f"{key} must be a whole number, got {_short(value)}")
-    try:
-        return int(value)
-    except ValueError:  # not digits, or more of them than Python reads
-        raise TilescoreError(f"{key} must be a whole number, got {_short(value)}") from None
-
-
-def _short(value: Any) -> str:
-    """A value as an error message shows it: a megabyte of it is no help on a display."""
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-def _events(value: Any, variant: Any) -> list[str]:
-    from scoring.hand_json import parse_events
-
-    if not isinstance(value, list) or not all(isinstance(e, str) for e in value):
-        raise TilescoreError(f"events must be a list of event names, got {_short(value)}")
-    codes: list[str] = []
-    for name in value:
-        (event,) = parse_events([name])  # an unknown one: its one-line HandError
-        if event not in variant.events:
-            known = " ".join(sorted(e.value for e in variant.events))
-            raise TilescoreError(
-                f"event {event.value!r} is not used in {variant.name} (known: {known})"
-            )
-        if event.value not in codes:
-            codes.append(event.value)
-    return codes
-
-
-def _players(value: Any, variant: Any) -> int:
-    """How many play, as the rule set's own context check takes it: asked of a hand that is
-    all defaults but for the count, so only the count can be refused."""
-    from scoring.hand import Hand, WinContext
-
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TilescoreError(f"players must be a whole number, got {_short(value)}")
-    probe = Hand(
-        concealed=(),
-        win_tile=None,
-        context=WinContext(players=value),
-        rules=variant.resolve_rules({}),
-    )
-    variant.check_context(probe)
-    return value
-
-
-def check_seating(changes: Mapping[str, Any], context: Mapping[str, Any], players: int) -> None:
-    """The context ``changes`` (checked by ``check_context``) for a session of ``players``,
-    ``context`` the whole of it as it would be kept: its rule set must be played by that many
-    (the context's ``players`` is the session's: who plays is the session's to say), and a
-    winner or a discarder it names must sit at one of the session's chairs. The chairs are the
-    first ``players`` of E S W N, the dealer East: a 3-player table has no North, and a payment
-    charged to one would be counted to nobody (or, wrapped round, to somebody else)."""
-    from scoring.variant import find_variant
-
-    said = context.get("players")
-    if said is not None and said != players:
-        raise TilescoreError(
-            f"players {said} is not this session's {players}: start a new session to change "
-            "who plays"
-        )
-    if "variant" in changes or "players" in changes:
-        variant = context.get("variant") or DEFAULT_CONTEXT["variant"]
-        try:
-            _players(players, find_variant(variant))
-        except TilescoreError as error:
-            raise TilescoreError(
-                f"this session has {players} players: {error} (start a new session of as many)"
-            ) from None
-    seated = chairs(players)
-    for key in ("seat_wind", "discarder"):
-        value = changes.get(key)
-        if value is not None and value not in seated:
-            raise TilescoreError(
-                f"{key} {value} is no chair of this {players}-player session ({' '.join(seated)})"
-            )
-
-
-def load_context(stored: Any) -> tuple[dict[str, Any], str | None]:
-    """The remembered context as the app can use it, and what of it could not be used. A context
-    saved by an older version that took anything (an unknown variant, a rule option of the wrong
-    kind) must not stop every hand from scoring: each bad part falls back to its default (a bad
-    rule option or event alone is left out), and the note says so until the table is saved."""
-    context = copy.deepcopy(DEFAULT_CONTEXT)  # its list and dict are never shared
-    if not isinstance(stored, dict):
-        kind = type(stored).__name__
-        return context, f"saved table settings are no settings (a {kind}): the defaults are used"
-    bad: list[str] = []
-    if "variant" in stored:
-        try:
-            context["variant"] = _variant_name(stored["variant"])
-        except TilescoreError as error:
-            # Rule options belong to a rule set: the unknown one's go with it.
-            left = " (its rule options are left out too)" if stored.get("rules") else ""
-            bad.append(f"{error}{left}")
-            stored = {k: v for k, v in stored.items() if k != "rules"}
-    variant = context["variant"]
-    for key, value in stored.items():
-        if key == "variant":
-            continue
-        try:
-            context[key] = context_value(key, value, variant)
-        except TilescoreError as error:
-            bad.append(str(error))
-            good = _good_parts(key, value, variant)
-            if good is not None:
-                context[key] = good
-    if not bad:
-        return context, None
-    return context, (
-        f"saved table settings not used ({'; '.join(bad)}): the defaults are used for them "
-        "until the Table screen is saved"
-    )
-
-
-def _good_parts(key: str, value: Any, variant: str) -> Any:
-    """Of a bad list of events or rule options, those that are good on their own."""
-    if key == "rules" and isinstance(value, dict):
-        return {k: v for k, v in value.items() if _fits(key, {k: v}, variant)}
-    if key == "events" and isinstance(value, list):
-        return [e for e in value if _fits(key, [e], variant)]
-    return None
-
-
-def _fits(key: str, value: Any, variant: str) -> bool:
-    try:
-        context_value(key, value, variant)
-    except TilescoreError:
-        return False
-    return True
 
 
 def uses_red_fives(context: dict[str, Any]) -> bool:
@@ -445,156 +182,6 @@ def _seats_by_wind(context: Mapping[str, Any]) -> bool:
     return find_variant(context.get("variant") or "taiwan").seats_by_wind
 
 
-FIX_KEYS = (
-    "tile",
-    "code",
-    "face_down",
-    "keep_win",
-    "win_tile",
-    "win_index",
-    "hand",
-    "melds",
-    "flowers",
-    "split",
-    "join",
-    "meld",
-    "context",
-)
-FIX_PARTS = {
-    "code": "tile",
-    "face_down": "tile",
-    "keep_win": "tile",
-    "win_index": "win_tile",
-    "meld": "join",
-    "join": "meld",
-}
-"""A key of a fix that means nothing without another: the first needs the second."""
-MAX_HAND_TILES = 64  # more than any rule set's hand: a larger one is no hand, only bytes to keep
-MAX_MELDS = 8
-MAX_FLOWERS = 16
-
-
-def check_fix(given: Any, tiles: int) -> dict[str, Any]:
-    """A correction sent for a hand whose photo has ``tiles`` tiles, checked as a whole before
-    anything is applied or saved, as it is to be kept: only the keys the page sends, each of its
-    kind (a tile number or winning box one of the photo's, tile codes ``scoring.tiles`` knows,
-    true or false, tiles as text, melds the scorer reads). Anything else is a one-line
-    ``TilescoreError`` naming the key, and the hand stays as it was. The ``context`` is the
-    hand's to check (``check_context`` against the hand's own). Only the keys sent are kept:
-    the hand's corrections record what the person did."""
-    if not isinstance(given, dict):
-        raise TilescoreError("a fix must be a JSON object")
-    unknown = set(given) - set(FIX_KEYS)
-    if unknown:
-        raise TilescoreError(f"unknown fix key {_short(sorted(unknown)[0])}")
-    for part, whole in FIX_PARTS.items():
-        if part in given and whole not in given:
-            raise TilescoreError(f"{part} goes with {whole}")
-    fix = dict(given)
-    if "tile" in given:
-        fix.update(_tile_fix(given, tiles))
-    if "win_tile" in given:
-        fix["win_tile"] = _tile_code("win_tile", given["win_tile"])
-        if "win_index" in given:
-            fix["win_index"] = _tile_number("win_index", given["win_index"], tiles)
-    if "hand" in given:
-        fix["hand"] = _tile_text("hand", given["hand"], MAX_HAND_TILES)
-    if "melds" in given:
-        fix["melds"] = _melds(given["melds"])
-    if "flowers" in given:
-        fix["flowers"] = _tile_text("flowers", given["flowers"], MAX_FLOWERS)
-    if "split" in given:
-        fix["split"] = _whole_number("split", given["split"])
-    if "join" in given:
-        fix["join"] = _tile_text("join", given["join"], max(JOINS.values()))
-        if given["meld"] not in JOINS:
-            raise TilescoreError(
-                f"cannot join tiles as {_short(given['meld'])}: use {', '.join(JOINS)}"
-            )
-    return fix
-
-
-def _tile_fix(given: dict[str, Any], tiles: int) -> dict[str, Any]:
-    """A tile read again: its number, and its code, or face down (a back has no code)."""
-    fix: dict[str, Any] = {"tile": _tile_number("tile", given["tile"], tiles)}
-    for key in ("face_down", "keep_win"):
-        if key in given:
-            fix[key] = _flag(given, key)
-    code = given.get("code")
-    if fix.get("face_down"):
-        if code is not None:
-            raise TilescoreError(f"a face-down tile has no code, got {_short(code)}")
-    else:
-        fix["code"] = _tile_code("code", code)
-    return fix
-
-
-def _tile_number(key: str, value: Any, tiles: int) -> int:
-    index = _whole_number(key, value)
-    if not 0 <= index < tiles:
-        raise TilescoreError(f"no tile number {index} in this photo")
-    return index
-
-
-def _tile_code(key: str, value: Any) -> str:
-    if not isinstance(value, str):
-        raise TilescoreError(f'{key} must be a tile code such as "3m", got {_short(value)}')
-    return tile_from_code(value).code  # an unknown one: its one-line TileError
-
-
-def _flag(given: dict[str, Any], key: str) -> bool:
-    value = given[key]
-    if not isinstance(value, bool):
-        raise TilescoreError(f"{key} must be true or false, got {_short(value)}")
-    return value
-
-
-def _tile_text(key: str, value: Any, most: int) -> str:
-    """Tiles as the text fields hold them ("123m 55z"), read as the scorer reads them."""
-    from scoring.hand_json import tiles_from_text
-
-    if not isinstance(value, str):
-        raise TilescoreError(f'{key} must be tiles as text, e.g. "123m", got {_short(value)}')
-    if len(tiles_from_text(value)) > most:  # a bad code: its one-line TileError
-        raise TilescoreError(f"{key} has at most {most} tiles")
-    return value
-
-
-def _melds(value: Any) -> list[Any]:
-    if not isinstance(value, list):
-        raise TilescoreError(
-            f'melds must be a list of melds, e.g. ["pon:777z"], got {_short(value)}'
-        )
-    if len(value) > MAX_MELDS:
-        raise TilescoreError(f"a hand has at most {MAX_MELDS} melds, got {len(value)}")
-    for meld in value:
-        parse_meld(meld)  # a meld the scorer cannot read: its one-line HandError
-    return value
-
-
-def check_fix_melds(melds: list[Any], context: Mapping[str, Any]) -> None:
-    """A fix's melds as the hand's rule set takes them (``check_fix`` has parsed them): each of
-    the right tiles for its kind (a pon of no tiles is no pon), and claimed, if from anyone,
-    from a seat the scorer knows: a chair of the table for a rule set named by winds, or for
-    one without winds (xiangqi) a seat named from the winner's (left, across, right). Anything
-    else is a one-line ``TilescoreError``: refused before it is saved, not kept to fail every
-    rescore after."""
-    from scoring.variant import find_variant
-
-    variant = find_variant(context.get("variant") or DEFAULT_CONTEXT["variant"])
-    players = context.get("players") or 4
-    # By wind: the table's chairs; without winds: the seats named from the winner's.
-    seats = chairs(players) if variant.seats_by_wind else FROM_WINNER.get(players, ())
-    for given in melds:
-        meld = parse_meld(given)
-        variant.check_meld(meld)  # the shape: its one-line HandError
-        if meld.claimed_from is not None and meld.claimed_from not in seats:
-            raise TilescoreError(
-                f"meld {meld.type.value}:{format_tiles(meld.tiles)} is claimed from "
-                f"{_short(meld.claimed_from)}: use one of {' '.join(seats)} or leave 'from' out"
-            )
-
-
 def apply_tile_fix(
     detections: list[dict[str, Any]], index: int, code: str | None, face_down: bool = False
 ) -> list[dict[str, Any]]:
@@ -630,7 +217,7 @@ def _concealed(reading: dict[str, Any]) -> list[Any]:
     text = reading.get("hand") or ""
     if not isinstance(text, str):
         raise TilescoreError(
-            f"this hand's concealed tiles are not tiles as text: {_short(text)}; type them in "
+            f"this hand's concealed tiles are not tiles as text: {shown(text)}; type them in "
             "the Concealed field of Edit groups and save"
         )
     return list(parse_tiles(text))
@@ -640,13 +227,10 @@ def _melds_of(reading: dict[str, Any]) -> list[Any]:
     melds = reading.get("melds") or []
     if not isinstance(melds, list):
         raise TilescoreError(
-            f"this hand's melds are not a list: {_short(melds)}; type them in the Melds field "
+            f"this hand's melds are not a list: {shown(melds)}; type them in the Melds field "
             "of Edit groups and save"
         )
     return list(melds)
-
-
-JOINS = {"chi": 3, "pon": 3, "kong": 4, "concealed_kong": 4}
 
 
 def join_tiles(reading: dict[str, Any], tiles: str, meld_type: str) -> dict[str, Any]:

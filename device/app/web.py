@@ -24,7 +24,8 @@ import numpy as np
 from flask import Flask, Response, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from device.app import service
+from device.app import context as table_context
+from device.app import fixes, service
 from device.app.still import StillWatch, not_a_win, same_layout
 from device.camera import CameraError, CameraSource, open_camera
 from device.store import SEATS, Store
@@ -46,7 +47,7 @@ HAND_KEYS = ("variant", "seat_wind", "self_draw", "discarder", "events")
 """What a player sets for one hand (remembered for the next); the round wind and the dealer's
 streak belong to the session, which moves them on as hands are scored."""
 log = logging.getLogger(__name__)
-DEFAULT_CONTEXT = service.DEFAULT_CONTEXT
+DEFAULT_CONTEXT = table_context.DEFAULT_CONTEXT
 UNSAVED = {
     "score_from_camera": "the hand was not saved",
     "score_upload": "the hand was not saved",
@@ -86,7 +87,7 @@ class AppState:
     clock: Callable[[], float] = time.monotonic
     """The still-hand detector's time (tests set it)."""
     context_error: str | None = None
-    """What of the saved table settings could not be used (``service.load_context``)."""
+    """What of the saved table settings could not be used (``table_context.load_context``)."""
 
     camera_failed_at: float = 0.0
 
@@ -369,11 +370,11 @@ def create_app(
         base = stored if session is None else {**stored, "players": len(session.players)}
         # Every field is checked before anything is saved: a bad one is refused and the saved
         # context stays as it was.
-        given = service.check_context(sent, base)
+        given = table_context.check_context(sent, base)
         context = {**base, **given}
         # Before the first hand, the session it will start has the context's count of players.
         players = len(session.players) if session else _new_session_size(context)
-        service.check_seating(given, context, players)
+        table_context.check_seating(given, context, players)
         state.store.set_setting("context", context)
         if "dealer_streak" in given or "round_wind" in given:
             # Set before the first hand too: the session that hand starts must begin from them.
@@ -401,7 +402,7 @@ def create_app(
             saved = state.store.get_setting("context", {})
         except ValueError:  # not JSON at all
             saved = "unreadable"
-        context, note = service.load_context(saved)
+        context, note = table_context.load_context(saved)
         if note != state.context_error:
             if note:
                 log.warning("%s", note)
@@ -433,11 +434,11 @@ def create_app(
             stored = _stored_context()
             # The table's context follows the session: its rule set (the one named, or the
             # table's) must be played by this many, and hands are scored for this many chairs.
-            changes = service.check_context(
+            changes = table_context.check_context(
                 {"variant": variant or stored["variant"], "players": len(players)}, stored
             )
             context = {**stored, **changes}
-            service.check_seating(changes, context, len(players))
+            table_context.check_seating(changes, context, len(players))
             for key, default in (("seat_wind", "E"), ("discarder", None)):
                 if context.get(key) not in (None, *SEATS[: len(players)]):
                     context[key] = default  # a chair this table does not have (North, for 3)
@@ -539,18 +540,18 @@ def create_app(
         given = _json_object("a fix must be a JSON object")
         with state.lock:
             hand = _hand_or_404(hand_id)
-            fix = service.check_fix(given, len(hand["detections"]))
+            fix = fixes.check_fix(given, len(hand["detections"]))
             players = len(state.store.session(hand["session_id"]).players)
             # The hand is scored for its session's chairs (one kept by an older version may not
             # say how many play).
             base = {**hand["context"], "players": players}
-            changes = service.check_context(fix.get("context") or {}, base)
+            changes = table_context.check_context(fix.get("context") or {}, base)
             if "context" in fix:
                 fix["context"] = changes  # as it is kept: the events by their codes, once each
             context = {**base, **changes}
-            service.check_seating(changes, context, players)
+            table_context.check_seating(changes, context, players)
             if "melds" in fix:
-                service.check_fix_melds(fix["melds"], context)
+                fixes.check_fix_melds(fix["melds"], context)
             detections, reading = _fixed_reading(hand, fix, context)
             result = service.score_reading(reading, context)
             state.store.update_hand(hand_id, reading, context, result, fix, detections)
@@ -744,7 +745,7 @@ def _session_fields(given: Any) -> tuple[list[str], str | None]:
             raise TilescoreError(f"two players are named {name!r}")
         names.append(name)
     variant = given.get("variant")
-    return names, None if variant is None else service.context_value("variant", variant, "")
+    return names, None if variant is None else table_context.context_value("variant", variant, "")
 
 
 def _json_object(refusal: str, optional: bool = False) -> Any:
