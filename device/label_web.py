@@ -16,29 +16,12 @@ from device.labels import LabelStore
 from scoring import strict_json
 from scoring.errors import TilescoreError
 from scoring.tiles import ALL_TILES
-from vision.labels import IGNORED_CODE
 
 STATIC = Path(__file__).parent / "app" / "static"
 # A label of a thousand tiles is some 100 kB: anything near this is no label, and is refused
 # (413) before it is read into memory.
 MAX_BODY = 1024 * 1024
 log = logging.getLogger(__name__)
-
-
-def named(label: Any) -> Any:
-    """The label with every face-up tile that has no code yet labelled "other". The page saves a
-    box the moment it is drawn, before its code is typed (and turning a back face up clears its
-    code); a label file never holds such a tile, which evaluate and the exports cannot count, so
-    it is kept as "other" (shown so on the page) until a code is given."""
-    if not isinstance(label, dict) or not isinstance(label.get("tiles"), list):
-        return label  # the store's check says what is wrong
-    tiles = [
-        tile | {"code": IGNORED_CODE}
-        if isinstance(tile, dict) and tile.get("code") is None and tile.get("face_down") is False
-        else tile
-        for tile in label["tiles"]
-    ]
-    return label | {"tiles": tiles}
 
 
 def create_label_app(store: LabelStore, models_dir: Path | None) -> Flask:
@@ -70,7 +53,7 @@ def create_label_app(store: LabelStore, models_dir: Path | None) -> Flask:
             "status": "proposed",
             "tiles": tiles,
         }
-        return store.save(name, named(label))
+        return store.save(name, label)
 
     @app.errorhandler(TilescoreError)
     def user_error(error: TilescoreError) -> Any:
@@ -118,6 +101,6 @@ def create_label_app(store: LabelStore, models_dir: Path | None) -> Flask:
         # strict_json, not Flask's reader: a body nested thousands deep is a 400 here, not a
         # RecursionError (500), and NaN is no number.
         label = strict_json.loads(request.get_data(), "the label sent")
-        return jsonify(store.save(name, named(label)))
+        return jsonify(store.save(name, label))
 
     return app

@@ -312,15 +312,18 @@ def test_a_face_up_tile_with_no_code_opens_to_be_named_and_the_metrics_refuse_it
         load_label(path)  # evaluate and train --from read it so
 
 
-def test_a_box_drawn_on_the_page_before_its_code_is_typed_is_kept_as_other(folder):
+def test_a_box_drawn_on_the_page_before_its_code_is_typed_is_kept_and_the_metrics_refuse_it(
+    folder,
+):
     """The page saves a box the moment it is drawn, with no code yet: it is kept (a refusal
-    would take the box off the page) as "other", which every reader takes."""
+    would take the box off the page), and until it is named no metric counts the label."""
     label = json.loads((folder / "labels" / "IMG_3086.json").read_text())
     drawn = {"code": None, "box": [10, 10, 60, 90], "face_down": False, "rotated": False}
     response = put(folder, label | {"tiles": [*label["tiles"], drawn]})
     assert response.status_code == 200
-    assert response.get_json()["tiles"][-1] == drawn | {"code": "other"}
-    assert load_label(folder / "labels" / "IMG_3086.json").ignored[-1] == (10, 10, 60, 90)
+    assert response.get_json()["tiles"][-1] == drawn
+    with pytest.raises(LabelError, match="has no code and is not face down"):
+        load_label(folder / "labels" / "IMG_3086.json")
 
 
 def test_a_tile_with_no_code_and_no_face_down_is_written_as_the_back_evaluate_reads(folder):
