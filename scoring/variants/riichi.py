@@ -46,6 +46,7 @@ EVENTS = frozenset(
         Event.HEAVENLY_WIN,
         Event.EARTHLY_WIN,
         Event.NAGASHI_MANGAN,
+        Event.FURITEN,  # 振聽: no flag of the library; it only bars a discard win
     }
 )
 RIICHI_EVENTS = frozenset({Event.RIICHI, Event.DOUBLE_RIICHI})
@@ -180,6 +181,9 @@ class Riichi(Variant):
         for event in draw_only:
             if event in events and not ctx.self_draw:
                 raise HandError(f"{event.value} is a self-drawn win: set self_draw")
+        if Event.FURITEN in events and not ctx.self_draw:
+            # 004: 振聽 "則不能夠胡別人打的牌": a furiten hand wins by its own draw only.
+            raise HandError("furiten (振聽) cannot win on another player's tile: only self_draw")
         for event in (Event.LAST_DISCARD, Event.ROBBING_KONG):
             if event in events and ctx.self_draw:
                 raise HandError(f"{event.value} is a win on another player's tile, not self_draw")

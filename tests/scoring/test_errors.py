@@ -93,3 +93,13 @@ def test_riichi_events_no_table_can_see_are_refused(hand, message):
     else:  # without 一發 the 嶺上開花 scores
         events = ["riichi", "after_kong"]
         assert score_json({**RIICHI, **hand, "events": events}).get("winning")
+
+
+def test_a_riichi_furiten_hand_wins_only_by_its_own_draw():
+    # 004: 振聽 "則不能夠胡別人打的牌"; it was refused as an event riichi does not use.
+    hand = {**RIICHI, "hand": "123m456p789s55s678p", "win_tile": "8p", "events": ["furiten"]}
+    drawn = score_json({**hand, "self_draw": True})
+    plain = score_json({**hand, "self_draw": True, "events": []})
+    assert drawn["winning"] and drawn["total"] == plain["total"]  # furiten adds nothing
+    refused = score_json({**hand, "discarder": "W"})["error"]
+    assert refused == "furiten (振聽) cannot win on another player's tile: only self_draw"
