@@ -8,7 +8,7 @@ check it line by line; the engine applies every table the same way.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from scoring.errors import RuleOptionError, shown
@@ -106,6 +106,9 @@ class RuleOption:
     doc: str
     choices: tuple[Any, ...] = ()
     minimum: int | None = 0
+    check: Callable[[Any], str | None] | None = field(default=None, compare=False)
+    """What else a value must be, said without a hand (a text naming seats, say): the reason a
+    value is wrong, or None. What needs the hand is checked when it is scored."""
 
     def coerce(self, value: Any) -> Any:
         expected = type(self.default)
@@ -122,6 +125,9 @@ class RuleOption:
         if self.choices and value not in self.choices:  # of any type: the choices say what is
             allowed = ", ".join(repr(c) for c in self.choices)
             raise self._wrong(f"is one of {allowed}", value)
+        wrong = self.check(value) if self.check is not None else None
+        if wrong is not None:
+            raise RuleOptionError(f"rule option {self.name!r} {shown(value)}: {wrong}")
         return value
 
     def _wrong(self, wanted: str, value: Any) -> RuleOptionError:

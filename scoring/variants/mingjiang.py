@@ -46,6 +46,7 @@ from scoring.variants.mingjiang_points import (
     base_points,
     false_win_payments,
     seats_out,
+    seats_out_wrong,
     win_payments,
 )
 from scoring.variants.mingjiang_table import (
@@ -72,6 +73,7 @@ OPTIONS = (
         "",
         "seats that already won a 雞糊 this hand (方案一), e.g. 'S': they pay nothing on a later"
         " self-draw and their discards cannot be won",
+        check=seats_out_wrong,
     ),
     RuleOption("furiten_self_draw", True, "振聽 makes a self-drawn win a 雞糊 too (自摸亦受限制)"),
     RuleOption(

@@ -43,17 +43,30 @@ def seats_out(rules: Mapping[str, Any], winner: str) -> tuple[str, ...]:
     return _seats_out(rules["seats_out"], winner)
 
 
-@cache
-def _seats_out(given: str, winner: str) -> tuple[str, ...]:
-    text = given.replace(",", "").replace(" ", "").upper()
+def seats_out_wrong(given: str) -> str | None:
+    """What is wrong with a ``seats_out`` value whatever the hand (``RuleOption.check``)."""
+    text = _seats_text(given)
     for seat in text:
         if seat not in SEATS:
-            raise HandError(f"seats_out {given!r}: {seat!r} is not one of E S W N")
+            return f"{seat!r} is not one of E S W N"
+    if len(set(text)) != len(text) or len(text) > 2:
+        return "at most two different seats"
+    return None
+
+
+@cache
+def _seats_out(given: str, winner: str) -> tuple[str, ...]:
+    wrong = seats_out_wrong(given)
+    if wrong is not None:
+        raise HandError(f"seats_out {given!r}: {wrong}")
+    text = _seats_text(given)
     if winner in text:
         raise HandError(f"seats_out {given!r} names the winner's own seat {winner}")
-    if len(set(text)) != len(text) or len(text) > 2:
-        raise HandError(f"seats_out {given!r}: at most two different seats")
     return tuple(text)
+
+
+def _seats_text(given: str) -> str:
+    return given.replace(",", "").replace(" ", "").upper()
 
 
 def win_payments(

@@ -2,6 +2,7 @@
 
 import pytest
 
+from scoring.errors import TilescoreError
 from scoring.hand_json import score_json
 
 BASE = {
@@ -103,3 +104,15 @@ def test_a_riichi_furiten_hand_wins_only_by_its_own_draw():
     assert drawn["winning"] and drawn["total"] == plain["total"]  # furiten adds nothing
     refused = score_json({**hand, "discarder": "W"})["error"]
     assert refused == "furiten (振聽) cannot win on another player's tile: only self_draw"
+
+
+def test_a_rule_value_wrong_for_any_hand_is_refused_when_the_rules_are_read():
+    # mingjiang seats_out was checked only while scoring a hand: a table's saved rules with
+    # a bad one failed every hand after.
+    from scoring.variant import find_variant
+
+    mingjiang = find_variant("mingjiang")
+    for value, said in (("Q", "'Q' is not one of E S W N"), ("SWN", "at most two different")):
+        with pytest.raises(TilescoreError, match=said):
+            mingjiang.resolve_rules({"seats_out": value})
+    assert mingjiang.resolve_rules({"seats_out": "W"})["seats_out"] == "W"
