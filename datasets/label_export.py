@@ -138,9 +138,14 @@ def _size(photo: Path, label: dict[str, Any]) -> tuple[int, int]:
     return decoded.width, decoded.height
 
 
+UNNAMED = "unnamed"
+"""A face-up box nobody has named yet (drawn on the page before its code was typed): not
+"other" (a tile from no set, which the metrics leave aside), so evaluate still stops on it."""
+
+
 def _result(i: int, tile: dict[str, Any], w: int, h: int) -> dict[str, Any]:
     x1, y1, x2, y2 = tile["box"]
-    name = "back" if tile.get("face_down") else (tile.get("code") or "other")
+    name = "back" if tile.get("face_down") else (tile.get("code") or UNNAMED)
     return {
         "id": f"t{i}",
         "type": "rectanglelabels",
@@ -266,7 +271,7 @@ def _tile(result: Any) -> tuple[dict[str, Any], tuple[float, float], bool]:
     x1, y1 = x * width / 100, y * height / 100
     box = _upright_box(x1, y1, w * width / 100, h * height / 100, rotation)
     tile = {
-        "code": None if label == "back" else label,
+        "code": None if label in ("back", UNNAMED) else label,
         "box": box,
         "face_down": label == "back",
         "rotated": names[0].endswith("~"),
@@ -304,7 +309,7 @@ def report(labels: Iterable[tuple[Path, dict[str, Any]]], minimum: int = 10) -> 
         photos += 1
         per_set[label.get("tile_set", "unknown")] += 1
         for tile in label["tiles"]:
-            per_class["back" if tile.get("face_down") else (tile.get("code") or "other")] += 1
+            per_class["back" if tile.get("face_down") else (tile.get("code") or UNNAMED)] += 1
     few = sorted(c for c in CLASSIFIER_CLASSES if c != "not_a_tile" and per_class[c] < minimum)
     return {
         "photos": photos,

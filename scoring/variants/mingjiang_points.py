@@ -49,8 +49,10 @@ def seats_out_wrong(given: str) -> str | None:
     for seat in text:
         if seat not in SEATS:
             return f"{seat!r} is not one of E S W N"
-    if len(set(text)) != len(text) or len(text) > 2:
-        return "at most two different seats"
+    if len(set(text)) != len(text):
+        return "names a seat twice"
+    if len(text) > 2:
+        return "at most two seats (the winner and a fourth player are never out)"
     return None
 
 

@@ -289,6 +289,8 @@ class Riichi(Variant):
         )
 
     def _nagashi(self, hand: Hand) -> ScoreResult:
+        if hand.context.pao is not None:
+            raise HandError(PAO_WITHOUT_LIMIT)
         response = nagashi_call(hand).run()
         cost = response.cost
         assert cost is not None and response.han is not None
@@ -323,6 +325,7 @@ def refusal(error: str) -> str:
     return LIBRARY_ERRORS.get(error, f"the hand cannot be scored: {error}")
 
 
+PAO_WITHOUT_LIMIT = "pao (役滿包) is for 大三元 or 大四喜, which this hand does not score"
 PAO_YAKU = {103: "is_dragon", 111: "is_wind"}
 """The 役滿 a fed call can make certain (004: 確定役滿包), by the library's yaku id: 大三元 (the
 third dragon set) and 大四喜 (the fourth wind set), with what their sets are of."""
@@ -337,13 +340,13 @@ def _pao_value(hand: Hand, response: HandResponse) -> int:
     assert response.yaku is not None
     liable = [yaku for yaku in response.yaku if yaku.yaku_id in PAO_YAKU]
     if not liable:
-        raise HandError("pao (役滿包) is for 大三元 or 大四喜, which this hand does not score")
+        raise HandError(PAO_WITHOUT_LIMIT)
     kind = PAO_YAKU[liable[0].yaku_id]
     called = [m for m in hand.melds if m.is_open and getattr(m.tiles[0], kind)]
     if not called:
         raise HandError("pao (役滿包) needs the set it made certain called: an open pon or kong")
-    fed = {m.claimed_from for m in called if m.claimed_from is not None}
-    if fed and ctx.pao not in fed:
+    fed = {m.claimed_from for m in called}
+    if None not in fed and ctx.pao not in fed:  # a set that says no origin may be pao's
         raise HandError(f"pao {ctx.pao}: no called set of the 役滿 came from {ctx.pao}")
     return (liable[0].han_closed // 13) * (48000 if ctx.is_dealer else 32000)
 

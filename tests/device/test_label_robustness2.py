@@ -375,3 +375,20 @@ def test_a_rotation_that_is_no_number_is_refused(folder, tmp_path, capsys):
     path = write_import(tmp_path, rectangle(rotation="45"))
     assert main(label_cmd(folder, "--import", path)) == 2
     one_line_error(capsys, path, "rotation must be a finite number")
+
+
+def test_an_unnamed_box_goes_through_label_studio_still_unnamed(folder, tmp_path, capsys):
+    # It went out as "other" and came back so: a tile the metrics leave aside, not one they
+    # stop on until it is named.
+    label = json.loads((folder / "labels" / "IMG_3086.json").read_text())
+    drawn = {"code": None, "box": [10, 10, 60, 90], "face_down": False, "rotated": False}
+    assert put(folder, label | {"tiles": [*label["tiles"], drawn]}).status_code == 200
+    assert main(label_cmd(folder, "--report", "--json")) == 0
+    assert json.loads(capsys.readouterr().out)["per_class"]["unnamed"] == 1
+    out = tmp_path / "ls.json"
+    assert main(label_cmd(folder, "--export", "labelstudio", "--out", out)) == 0
+    assert main(label_cmd(folder, "--import", out)) == 0
+    back = json.loads((folder / "labels" / "IMG_3086.json").read_text())["tiles"][-1]
+    assert back["code"] is None and back["face_down"] is False
+    with pytest.raises(LabelError, match="has no code and is not face down"):
+        load_label(folder / "labels" / "IMG_3086.json")

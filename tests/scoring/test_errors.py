@@ -112,7 +112,11 @@ def test_a_rule_value_wrong_for_any_hand_is_refused_when_the_rules_are_read():
     from scoring.variant import find_variant
 
     mingjiang = find_variant("mingjiang")
-    for value, said in (("Q", "'Q' is not one of E S W N"), ("SWN", "at most two different")):
+    for value, said in (
+        ("Q", "'Q' is not one of E S W N"),
+        ("SWN", "at most two seats"),
+        ("WW", "names a seat twice"),
+    ):
         with pytest.raises(TilescoreError, match=said):
             mingjiang.resolve_rules({"seats_out": value})
     assert mingjiang.resolve_rules({"seats_out": "W"})["seats_out"] == "W"

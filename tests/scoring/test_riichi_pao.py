@@ -62,6 +62,10 @@ def test_a_second_limit_hand_beside_it_is_paid_as_a_self_draw_is():
             "needs the set it made certain called",
         ),
         ({"pao": "N"}, "no called set of the 役滿 came from N"),
+        (  # a set that says no origin may be the one E fed
+            {"pao": "E", "melds": [*DRAGONS_FROM_W[:2], {"type": "pon", "tiles": "777z"}]},
+            None,
+        ),
         ({"pao": "S"}, "must be another player's seat"),
         ({"pao": 3}, "pao must be a seat"),
         (
@@ -73,6 +77,12 @@ def test_a_second_limit_hand_beside_it_is_paid_as_a_self_draw_is():
 def test_pao_is_checked(change, message):
     result = score_json({**BIG_DRAGONS, "discarder": "N", **change})
     if message is None:
-        assert result["payments"][1] == {"payer": "W", "payee": "S", "amount": 16000}
+        liable = change.get("pao", "W")
+        assert result["payments"][-1] == {"payer": liable, "payee": "S", "amount": 16000}
     else:
         assert message in result["error"] and "\n" not in result["error"]
+
+
+def test_pao_on_a_drawn_hand_is_refused():
+    drawn = {"variant": "riichi", "seat_wind": "S", "events": ["nagashi_mangan"], "pao": "W"}
+    assert "for 大三元 or 大四喜" in score_json(drawn)["error"]
