@@ -65,19 +65,11 @@ def run(args: argparse.Namespace) -> int:
         return _import(store, args.import_file)
     if args.report:
         return _report(store, args.json)
-    from werkzeug.serving import make_server
-
-    from device.app.cli import listen
+    from device.app.cli import listening_server
     from device.label_web import create_label_app
 
-    app = create_label_app(store, args.models)
-    # As `serve` does: a port in use is one line (werkzeug's own bind prints several and exits),
-    # and the address printed is the port taken (--port 0 takes any free one).
-    listening = listen("127.0.0.1", args.port)
-    try:
-        server = make_server("127.0.0.1", args.port, app, threaded=True, fd=listening.fileno())
-    finally:
-        listening.close()  # the server listens on its own copy
+    # As `serve` does: a port in use is one line, and the address printed is the port taken.
+    server = listening_server("127.0.0.1", args.port, create_label_app(store, args.models))
     print(f"labelling {args.photos} on http://localhost:{server.port}/", flush=True)
     try:
         server.serve_forever()  # until Ctrl-C

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from device.app.seats import chairs
 from scoring.errors import TilescoreError
 
 log = logging.getLogger(__name__)
@@ -83,7 +84,7 @@ class SessionState:
     def chairs(self) -> tuple[str, ...]:
         """The session's chairs: the first of E S W N, one a player (a 3-player table has no
         North), the dealer East."""
-        return SEATS[: len(self.players)]
+        return chairs(len(self.players))
 
     def seat_of(self, player_index: int) -> str:
         return SEATS[(player_index - self.dealer) % len(self.players)]
@@ -556,7 +557,7 @@ class Store:
         """Who sat where when this hand was played (seat wind -> player name)."""
         players = self.session(hand["session_id"]).players
         dealer = hand["state_before"]["dealer"]
-        return {seat: _player_at(players, dealer, seat) or seat for seat in SEATS[: len(players)]}
+        return {seat: _player_at(players, dealer, seat) or seat for seat in chairs(len(players))}
 
     def export_csv(self, session_id: int) -> str:
         """One row a hand, with players named as they sat then (a spreadsheet has no seats)."""
@@ -657,7 +658,7 @@ class Store:
 def _player_at(players: tuple[str, ...], dealer: int, seat: str) -> str | None:
     """Who sat at ``seat`` when ``dealer`` dealt; None for a chair the session does not have
     (North at a 3-player table), never wrapped round onto another player."""
-    if seat not in SEATS[: len(players)]:
+    if seat not in chairs(len(players)):
         return None
     return players[(dealer + SEATS.index(seat)) % len(players)]
 

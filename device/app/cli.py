@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import socket
 from pathlib import Path
+from typing import Any
 
 from scoring.errors import TilescoreError
 from vision.models import thread_count
@@ -109,13 +110,7 @@ def run(args: argparse.Namespace) -> int:
         backs=backs,
         camera_turn=args.camera_turn,
     )
-    from werkzeug.serving import make_server
-
-    listening = listen(host, args.port)
-    try:
-        server = make_server(host, args.port, app, threaded=True, fd=listening.fileno())
-    finally:
-        listening.close()  # the server listens on its own copy
+    server = listening_server(host, args.port, app)
     # The port taken (--port 0 takes any free one). Phones need this machine's address on the
     # network, not 0.0.0.0: the display shows it.
     address = f"http://{lan_address() if args.network else 'localhost'}:{server.port}/"
@@ -131,6 +126,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"tilescore table app on {address}" + (f"  PIN {pin}" if pin else ""), flush=True)
     server.serve_forever()  # until Ctrl-C (or the service stops it)
     return 0
+
+
+def listening_server(host: str, port: int, app: Any) -> Any:
+    """A threaded werkzeug server for ``app`` on ``host``:``port`` (``serve`` and the labelling
+    page): a port in use is one line (werkzeug's own bind prints several and exits), and
+    ``.port`` is the port taken (``--port 0`` takes any free one)."""
+    from werkzeug.serving import make_server
+
+    listening = listen(host, port)
+    try:
+        return make_server(host, port, app, threaded=True, fd=listening.fileno())
+    finally:
+        listening.close()  # the server listens on its own copy
 
 
 def listen(host: str, port: int) -> socket.socket:

@@ -8,7 +8,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from device.app.seats import chairs
+from device.app.seats import chairs, unseated
 from scoring.errors import TilescoreError, shown
 from scoring.hand_json import MAX_COUNT
 
@@ -208,13 +208,12 @@ def check_seating(changes: Mapping[str, Any], context: Mapping[str, Any], player
             raise TilescoreError(
                 f"this session has {players} players: {error} (start a new session of as many)"
             ) from None
-    seated = chairs(players)
-    for key in ("seat_wind", "discarder"):
-        value = changes.get(key)
-        if value is not None and value not in seated:
-            raise TilescoreError(
-                f"{key} {value} is no chair of this {players}-player session ({' '.join(seated)})"
-            )
+    off = unseated(changes, players)
+    if off is not None:
+        raise TilescoreError(
+            f"{off[0]} {off[1]} is no chair of this {players}-player session "
+            f"({' '.join(chairs(players))})"
+        )
 
 
 def load_context(stored: Any) -> tuple[dict[str, Any], str | None]:

@@ -30,6 +30,17 @@ def chairs(players: Any) -> tuple[str, ...]:
     return TURN_ORDER.get(players, ()) if isinstance(players, int) else ()
 
 
+def unseated(context: Mapping[str, Any], players: Any) -> tuple[str, str] | None:
+    """The first of the winner's and the discarder's chairs (key, chair) that a table of
+    ``players`` does not have, or None when both are there (or unsaid)."""
+    seated = chairs(players)
+    for key in ("seat_wind", "discarder"):
+        value = context.get(key)
+        if value is not None and value not in seated:
+            return key, value
+    return None
+
+
 def relative_seat(winner: str, other: str, players: int) -> str:
     """Where ``other`` sits seen from ``winner``'s chair (``left``: the player before)."""
     order = _order(players, winner, other)

@@ -16,7 +16,7 @@ import numpy as np
 
 from device.app.context import CONTEXT_KEYS
 from device.app.fixes import JOINS
-from device.app.seats import chairs, for_scorer, payments_in_seats
+from device.app.seats import chairs, for_scorer, payments_in_seats, unseated
 from scoring.errors import TilescoreError, shown
 from scoring.hand_json import parse_meld, score_json, wins_under
 from scoring.notation import format_tiles, parse_tiles
@@ -145,14 +145,12 @@ def _check_chairs(context: Mapping[str, Any]) -> None:
     (a context saved before the session was, or by an older version): scored, its payment
     would go to or from nobody."""
     players = context.get("players")
-    seated = chairs(players)
-    for key in ("seat_wind", "discarder"):
-        value = context.get(key)
-        if value is not None and value not in seated:
-            raise TilescoreError(
-                f"{key} {value} is no chair of a {players or 4}-player table "
-                f"({' '.join(seated) or 'none'}): set it on the Table screen"
-            )
+    off = unseated(context, players)
+    if off is not None:
+        raise TilescoreError(
+            f"{off[0]} {off[1]} is no chair of a {players or 4}-player table "
+            f"({' '.join(chairs(players)) or 'none'}): set it on the Table screen"
+        )
 
 
 def _check_payments(result: Mapping[str, Any], context: Mapping[str, Any]) -> None:

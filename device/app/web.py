@@ -26,6 +26,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from device.app import context as table_context
 from device.app import fixes, service
+from device.app.seats import chairs
 from device.app.still import StillWatch, not_a_win, same_layout
 from device.camera import CameraError, CameraSource, open_camera
 from device.store import SEATS, Store
@@ -440,7 +441,7 @@ def create_app(
             context = {**stored, **changes}
             table_context.check_seating(changes, context, len(players))
             for key, default in (("seat_wind", "E"), ("discarder", None)):
-                if context.get(key) not in (None, *SEATS[: len(players)]):
+                if context.get(key) not in (None, *chairs(len(players))):
                     context[key] = default  # a chair this table does not have (North, for 3)
             # Both or neither: a session whose table settings were not saved would be scored
             # with another rule set or chairs it does not have.

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from device.app.web import create_app
+from tests.device.typed_hands import MELDS_HAND, app_reading
 
 REPO = Path(__file__).resolve().parents[2]
 PIECE_READER = ("piece-classifier.json", "piece-classifier.onnx")  # default.json names it
@@ -89,21 +90,8 @@ def test_score_then_fix_a_tile_rescoring_and_keeping_the_hand(client):
 def hand_client(tmp_path):
     """A client whose reader finds no tiles: the hand is typed in as a correction, as a player
     would after a bad photo, so these tests need no models and no CPU for inference."""
-    camera = tmp_path / "camera"
-    camera.mkdir()
-    shutil.copy(PHOTOS / "taiwan-melds.jpg", camera / "hand.jpg")
-    app = create_app(tmp_path / "data", tmp_path / "no-models", f"dir:{camera}")
-    app.config["STATE"].reader.read = lambda image, red_fives=True, variant=None: []
-    with app.test_client() as client:
+    with app_reading(tmp_path).test_client() as client:
         yield client
-
-
-MELDS_HAND = {
-    "hand": "234m567p33s",
-    "win_tile": "3s",
-    "melds": ["pon:777z", "chi:678s", "concealed_kong:9999m"],
-    "flowers": "25f",
-}
 
 
 def _typed_hand(client, **context):

@@ -23,6 +23,7 @@ from device.camera import CameraError, check_camera_spec
 from device.cli import main
 from device.store import Store
 from scoring.errors import TilescoreError
+from tests.device.typed_hands import MELDS_HAND, app_reading
 
 REPO = Path(__file__).resolve().parents[2]
 MODELS = REPO / "models"
@@ -30,12 +31,6 @@ PHOTOS = REPO / "examples" / "photos"
 needs_models = pytest.mark.skipif(
     not (MODELS / "default.json").exists(), reason="no shipped models in models/"
 )
-MELDS_HAND = {
-    "hand": "234m567p33s",
-    "win_tile": "3s",
-    "melds": ["pon:777z", "chi:678s", "concealed_kong:9999m"],
-    "flowers": "25f",
-}
 
 
 # -- serve's settings: what can never work stops at the start, in one line --
@@ -181,15 +176,7 @@ def test_serve_on_port_0_says_the_port_it_took_and_answers_there(places, tmp_pat
 
 
 def _app(tmp_path, photo=PHOTOS / "taiwan-melds.jpg"):
-    """The app on a real SQLite store under ``tmp_path/data``, the folder camera, and a reader
-    that finds no tiles (the hand is typed in as a correction, as in test_app_api.py)."""
-    camera = tmp_path / "camera"
-    camera.mkdir(exist_ok=True)
-    if photo is not None:
-        shutil.copy(photo, camera / photo.name)
-    app = create_app(tmp_path / "data", tmp_path / "no-models", f"dir:{camera}")
-    app.config["STATE"].reader.read = lambda image, red_fives=True, variant=None: []
-    return app
+    return app_reading(tmp_path, photo=photo)
 
 
 def _scores(client):

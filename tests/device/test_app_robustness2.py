@@ -9,31 +9,20 @@ import pytest
 from PIL import Image
 
 from device.app import service
-from device.app.web import create_app
 from device.cli import main
 from device.store import Store, _player_at
 from scoring.errors import TilescoreError
+from tests.device.typed_hands import MELDS_HAND, app_reading
 
 # 士象車 面子 + 將帥 對子: a xiangqi win (tests/device/test_app_seats.py).
 XIANGQI_WIN = {"hand": "士象車帥將", "win_tile": "將", "flowers": "", "melds": []}
-TAIWAN_WIN = {
-    "hand": "234m567p33s",
-    "win_tile": "3s",
-    "melds": ["pon:777z", "chi:678s", "concealed_kong:9999m"],
-    "flowers": "25f",
-}
 
 
 @pytest.fixture
 def client(tmp_path):
     """The app on a real store, the folder camera with one photo, and a reader that finds no
     tiles: the hand is typed in as a correction."""
-    camera = tmp_path / "camera"
-    camera.mkdir()
-    Image.new("RGB", (64, 48), (90, 120, 90)).save(camera / "table.jpg")
-    app = create_app(tmp_path / "data", tmp_path / "no-models", f"dir:{camera}")
-    app.config["STATE"].reader.read = lambda image, red_fives=True, variant=None: []
-    with app.test_client() as test_client:
+    with app_reading(tmp_path).test_client() as test_client:
         yield test_client
 
 
@@ -155,7 +144,7 @@ def test_scoring_refuses_a_payment_to_or_from_a_chair_nobody_sits_in():
         reading, north
     ).get("error", "")
     taiwan = {"variant": "taiwan", "players": 3, "seat_wind": "E", "self_draw": True}
-    assert "error" in service.score_reading(TAIWAN_WIN, taiwan)  # the scorer's own refusal
+    assert "error" in service.score_reading(MELDS_HAND, taiwan)  # the scorer's own refusal
 
 
 def test_a_xiangqi_discard_win_with_no_discarder_named_is_kept_unpaid(client):
@@ -182,7 +171,7 @@ def test_a_xiangqi_discard_win_with_no_discarder_named_is_kept_unpaid(client):
     ],
 )
 def test_a_fix_with_a_meld_that_cannot_be_is_refused(client, melds, said):
-    hand = _typed(client, TAIWAN_WIN)
+    hand = _typed(client, MELDS_HAND)
     refused = client.post(f"/api/hands/{hand['id']}/fix", json={"melds": melds})
     assert refused.status_code == 400, refused.get_json()
     assert said in refused.get_json()["error"], refused.get_json()
@@ -190,7 +179,7 @@ def test_a_fix_with_a_meld_that_cannot_be_is_refused(client, melds, said):
 
 
 def test_a_meld_is_claimed_from_a_seat_the_rule_set_names(client):
-    hand = _typed(client, TAIWAN_WIN)
+    hand = _typed(client, MELDS_HAND)
     url = f"/api/hands/{hand['id']}/fix"
     melds = [{"type": "pon", "tiles": "777z", "from": "W"}, "chi:678s", "concealed_kong:9999m"]
     assert client.post(url, json={"melds": melds}).status_code == 200

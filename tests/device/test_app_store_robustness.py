@@ -17,6 +17,7 @@ import pytest
 from device.app.web import create_app
 from device.cli import main
 from device.store import Store, StoreError
+from tests.device.typed_hands import app_reading
 
 REPO = Path(__file__).resolve().parents[2]
 PHOTOS = REPO / "examples" / "photos"
@@ -35,11 +36,7 @@ def _detections():
 def _app(tmp_path, reads=_detections):
     """The app on a real store under ``tmp_path/data``, the folder camera, and a reader that
     finds ``reads()`` (no models, no inference: the store and the web layer are under test)."""
-    camera = tmp_path / "camera"
-    camera.mkdir(exist_ok=True)
-    shutil.copy(PHOTOS / "taiwan-melds.jpg", camera / "hand.jpg")
-    app = create_app(tmp_path / "data", tmp_path / "no-models", f"dir:{camera}")
-    app.config["STATE"].reader.read = lambda image, red_fives=True, variant=None: reads()
+    app = app_reading(tmp_path, reads)
     return app
 
 

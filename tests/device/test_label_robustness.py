@@ -5,8 +5,6 @@ import json
 import shutil
 from pathlib import Path
 
-import cv2
-import numpy as np
 import pytest
 
 from datasets import label_export
@@ -14,40 +12,19 @@ from device.cli import main
 from device.label_web import create_label_app
 from device.labels import LabelStore
 from tests.cli_run import tilescore
+from tests.device.real_labels import REAL, label_cmd, labelling_folder, one_line_error
 from vision.labels import LabelError, load_label
 
 REPO = Path(__file__).resolve().parents[2]
-REAL = REPO / "datasets" / "real" / "labels"
-NAMES = ("IMG_3085", "IMG_3086")
 
 
 @pytest.fixture
 def folder(tmp_path):
-    """Two real label files (notes, a tile set) copied, beside small stand-in photos: nothing
-    here reads the pixels."""
-    photos, labels = tmp_path / "photos", tmp_path / "labels"
-    photos.mkdir()
-    labels.mkdir()
-    for name in NAMES:
-        cv2.imwrite(str(photos / f"{name}.jpg"), np.full((64, 48, 3), 180, np.uint8))
-        shutil.copy(REAL / f"{name}.json", labels / f"{name}.json")
-    return tmp_path
-
-
-def label_cmd(folder, *args):
-    return ["label", str(folder / "photos"), "--labels", str(folder / "labels"), *map(str, args)]
+    return labelling_folder(tmp_path)
 
 
 def files(folder):
     return {p.name: p.read_bytes() for p in sorted((folder / "labels").iterdir())}
-
-
-def one_line_error(capsys, *names):
-    err = capsys.readouterr().err
-    assert err.startswith("error: ") and err.count("\n") == 1, err
-    for name in names:
-        assert str(name) in err, err
-    return err
 
 
 def task(name, label="1m", **value):

@@ -3,15 +3,12 @@ user saved, request bodies that crashed the page, --port, a labels folder that c
 labels that the page took but evaluate refused, and Label Studio results imported in part."""
 
 import json
-import shutil
 import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-import cv2
-import numpy as np
 import pytest
 
 from device import labels as device_labels
@@ -19,28 +16,15 @@ from device.cli import main
 from device.label_web import create_label_app
 from device.labels import LabelStore, validate_label
 from tests.cli_run import tilescore
+from tests.device.real_labels import REAL, label_cmd, labelling_folder, one_line_error
 from vision.labels import LabelError, load_label
 
 REPO = Path(__file__).resolve().parents[2]
-REAL = REPO / "datasets" / "real" / "labels"
-NAMES = ("IMG_3085", "IMG_3086")
 
 
 @pytest.fixture
 def folder(tmp_path):
-    """Two real label files (1536 x 2048) beside small stand-in photos: nothing here reads the
-    pixels but the yolo and crops exports, which read whatever is there."""
-    photos, labels = tmp_path / "photos", tmp_path / "labels"
-    photos.mkdir()
-    labels.mkdir()
-    for name in NAMES:
-        cv2.imwrite(str(photos / f"{name}.jpg"), np.full((64, 48, 3), 180, np.uint8))
-        shutil.copy(REAL / f"{name}.json", labels / f"{name}.json")
-    return tmp_path
-
-
-def label_cmd(folder, *args):
-    return ["label", str(folder / "photos"), "--labels", str(folder / "labels"), *map(str, args)]
+    return labelling_folder(tmp_path)
 
 
 def everything(folder):
@@ -50,14 +34,6 @@ def everything(folder):
         for p in sorted((folder / sub).rglob("*"))
         if p.is_file()
     }
-
-
-def one_line_error(capsys, *says):
-    err = capsys.readouterr().err
-    assert err.startswith("error: ") and err.count("\n") == 1, err
-    for text in says:
-        assert str(text) in err, err
-    return err
 
 
 def client(folder):

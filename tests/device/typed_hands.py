@@ -1,0 +1,33 @@
+"""The table app with a reader that finds what a test says (no models, no inference), so a hand
+is typed in as a correction, as a player would after a bad photo."""
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from device.app.web import create_app
+
+PHOTOS = Path(__file__).resolve().parents[2] / "examples" / "photos"
+MELDS_HAND = {  # a Taiwan winning hand with a pon, a chi, a concealed kong and two flowers
+    "hand": "234m567p33s",
+    "win_tile": "3s",
+    "melds": ["pon:777z", "chi:678s", "concealed_kong:9999m"],
+    "flowers": "25f",
+}
+
+
+def app_reading(
+    tmp_path: Path,
+    reads: Callable[[], list[Any]] = list,
+    photo: Path | None = PHOTOS / "taiwan-melds.jpg",
+) -> Any:
+    """The app on a real SQLite store under ``tmp_path/data``, the folder camera holding
+    ``photo`` (none: the folder as it is), and a reader that finds ``reads()``."""
+    camera = tmp_path / "camera"
+    camera.mkdir(exist_ok=True)
+    if photo is not None:
+        shutil.copy(photo, camera / "hand.jpg")
+    app = create_app(tmp_path / "data", tmp_path / "no-models", f"dir:{camera}")
+    app.config["STATE"].reader.read = lambda image, red_fives=True, variant=None: reads()
+    return app
