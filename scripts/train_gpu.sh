@@ -36,7 +36,9 @@ export PYTHONPATH=$PWD:/tmp/site
 PY=${PYTHON:-python3}
 
 install_wheels() {
+  # Where ultralytics is already installed (here, for a rehearsal on the CPU) nothing travels.
   [ -d /tmp/site/ultralytics ] && return
+  "$PY" -c "import ultralytics" 2>/dev/null && return
   "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
     --target /tmp/site .whl/*.whl || exit 1
   # polars (54 MB) is only used for plots and to read results.csv back into the checkpoint,
