@@ -3,7 +3,7 @@
 from scoring.hand_json import score_json, wins_under
 from tests.layout.test_layout import HAND16, row, same
 from vision.layout import reconstruct
-from vision.layout.complete import MAX_CHANGES, complete
+from vision.layout.complete import MAX_CHANGES, SUIT_MATES_UP_TO, complete
 from vision.layout.tiles import LayoutTile
 
 TAIWAN = {"variant": "taiwan", "seat_wind": "S", "discarder": "N"}
@@ -45,13 +45,42 @@ def test_the_winning_tile_itself_may_be_the_one_read_again():
     assert any(g.role != "groups" and g.label == "win 7p" for g in reading.groups)
 
 
-def test_a_sure_misread_or_a_runner_up_that_does_not_win_is_left_as_read():
+def test_a_sure_misread_is_left_as_read():
     sure = doubtful(winning_row(), 4, "6m", "5m", confidence=0.9)
-    unhelpful = doubtful(winning_row(), 4, "6m", "8s")
-    for tiles in (sure, unhelpful):
-        reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
-        assert "6m" in reading.hand
-        assert score_json({**TAIWAN, **reading.hand_json()})["winning"] is False
+    reading = reconstruct(sure, "taiwan", wins=wins_under(TAIWAN))
+    assert "6m" in reading.hand
+    assert score_json({**TAIWAN, **reading.hand_json()})["winning"] is False
+
+
+def test_a_doubtful_tile_no_runner_up_helps_is_read_as_the_one_tile_of_its_suit_that_wins():
+    # 5m read as 6m, unsure, its one runner-up 8s: of the other 萬, only 5m makes a winning hand.
+    tiles = doubtful(winning_row(), 4, "6m", "8s")
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert same("".join(reading.hand), "".join(HAND16) + "7p")
+    assert [p.message for p in reading.problems] == [
+        "low confidence: 6m read as 5m to make a winning hand"
+    ]
+
+
+def test_a_suit_mate_is_not_guessed_when_two_reads_would_win():
+    # 7p apart is the winning tile, read doubtful as 9p with no runner-up: 23456p waits on 1p,
+    # 4p and 7p, so 1p, 4p and 7p all win and the hand does not say which it was.
+    tiles = doubtful(winning_row(), 16, "9p")
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert reading.win_tile == "9p"
+    assert score_json({**TAIWAN, **reading.hand_json()})["winning"] is False
+
+
+def test_a_suit_mate_is_read_only_among_a_few_doubtful_tiles():
+    # The 5m misread as 6m with no runner-up, beside SUIT_MATES_UP_TO other right tiles in doubt:
+    # with so many in doubt, the hand has too many ways to win to say which.
+    tiles = doubtful(winning_row(), 4, "6m")
+    for position in range(SUIT_MATES_UP_TO):
+        tiles = doubtful(tiles, 8 + position, tiles[8 + position]["code"], confidence=0.4)
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert "6m" in reading.hand and "5m" not in reading.hand
+    fewer = doubtful(tiles, 8, tiles[8]["code"], confidence=0.9)
+    assert "5m" in reconstruct(fewer, "taiwan", wins=wins_under(TAIWAN)).hand
 
 
 def test_a_winning_hand_keeps_its_reads():
@@ -104,7 +133,25 @@ def test_runner_ups_that_name_no_tile_are_not_tried():
     tiles = [_tile(0, "1m", 0.2, ("back", "xx", "1m"))]
     tried = []
     assert complete(tiles, lambda codes: tried.append(codes) or False) is None
-    assert tried == [("1m",)]
+    # As read, then (no runner-up naming a tile) each other 萬 in its place.
+    assert tried == [("1m",)] + [(f"{n}m",) for n in range(2, 10)]
+
+
+def test_suit_mates_of_an_honour_a_red_five_and_a_piece():
+    tried = []
+
+    def wins(codes):
+        tried.append(codes[0])
+        return False
+
+    for code in ("6z", "0p", "3r", "2f"):
+        complete([_tile(0, code)], wins)
+    assert tried == [
+        "6z", *(f"{n}z" for n in (1, 2, 3, 4, 5, 7)),
+        "0p", *(f"{n}p" for n in (1, 2, 3, 4, 6, 7, 8, 9)),  # 5p: the scorer's 0p
+        "3r", *(f"{n}r" for n in (1, 2, 4, 5, 6, 7)),
+        "2f",  # a flower is no hand's tile: nothing tried
+    ]  # fmt: skip
 
 
 def test_no_more_than_max_changes():
