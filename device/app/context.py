@@ -27,7 +27,12 @@ CONTEXT_KEYS = (
     "ura_dora_indicators",
     "honba",
     "riichi_sticks",
+    "pao",
 )
+HAND_ONLY_KEYS = ("pao",)
+"""Said of one hand, on its result, never kept for the table: the seat liable for a limit hand
+(役滿包) it fed is one hand's fact, and kept it would refuse every next hand that is no such
+limit hand."""
 MAX_INDICATORS = 10  # dora indicators: five in a game at most, each kong turning one more
 
 
@@ -73,7 +78,7 @@ def check_context(given: Any, base: Mapping[str, Any]) -> dict[str, Any]:
             out[key] = context_value(key, value, variant)
     if changed:
         # What was said for the old rule set and not now: kept where the new one takes it.
-        for key in ("events", "players"):
+        for key in ("events", "players", "pao"):
             if key in base and key not in given and not _fits(key, base[key], variant):
                 good = _good_parts(key, base[key], variant)
                 out[key] = DEFAULT_CONTEXT.get(key) if good is None else good
@@ -107,6 +112,12 @@ def context_value(key: str, value: Any, variant_name: str) -> Any:
     from scoring.variant import find_variant
 
     variant = find_variant(variant_name)
+    if key == "pao":
+        if value is not None and value not in SEATS:
+            raise TilescoreError(f"pao must be one of E S W N or null, got {shown(value)}")
+        if value is not None and not variant.uses_pao:
+            raise TilescoreError(f"pao (役滿包) is not used in {variant.name}")
+        return value
     if key == "events":
         return _events(value, variant)
     if key == "rules":

@@ -31,10 +31,10 @@ def chairs(players: Any) -> tuple[str, ...]:
 
 
 def unseated(context: Mapping[str, Any], players: Any) -> tuple[str, str] | None:
-    """The first of the winner's and the discarder's chairs (key, chair) that a table of
-    ``players`` does not have, or None when both are there (or unsaid)."""
+    """The first of the winner's, the discarder's and the liable player's (pao) chairs (key,
+    chair) that a table of ``players`` does not have, or None when all are there (or unsaid)."""
     seated = chairs(players)
-    for key in ("seat_wind", "discarder"):
+    for key in ("seat_wind", "discarder", "pao"):
         value = context.get(key)
         if value is not None and value not in seated:
             return key, value

@@ -304,6 +304,7 @@ def variants_json() -> dict[str, Any]:
             "events": [{"code": e, "name": names.get(e, e)} for e in events],
             "pieces": variant.uses_pieces,
             "flowers": variant.uses_flowers,
+            "pao": variant.uses_pao,
         }
     return out
 

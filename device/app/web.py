@@ -365,6 +365,11 @@ def create_app(
             return _save_context(sent)
 
     def _save_context(sent: dict[str, Any]) -> Any:
+        for key in table_context.HAND_ONLY_KEYS:
+            if key in sent:
+                raise TilescoreError(
+                    f"{key} is said of one hand, on its result screen: the table does not keep it"
+                )
         stored = _stored_context()
         session = state.store.current_session()
         # Who plays is the session's: the context's player count is its number of players.

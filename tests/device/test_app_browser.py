@@ -377,3 +377,38 @@ def test_fit_the_reader_to_the_set_on_the_scoreboard(tmp_path, camera, browser):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_a_riichi_limit_hand_names_the_player_liable_for_it(server, browser):
+    # A riichi table where South wins on East's discard; the photo's hand is typed over.
+    said = urllib.request.Request(
+        server + "api/context",
+        data=b'{"variant": "riichi", "seat_wind": "S", "self_draw": false, "discarder": "E"}',
+        headers={"Content-Type": "application/json"},
+    )
+    urllib.request.urlopen(said, timeout=10)
+    page = _page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    page.wait_for_selector("#next-hand:has-text('Next hand')")
+    page.click("#score-button")
+    page.wait_for_selector("#result.active #overlay rect")
+    assert page.locator("#pao-label").is_hidden()  # no limit hand: nobody is asked
+    page.click("#edit-reading summary")
+    # 大三元 won on the photo's winning tile (3s): 白 and 發 called, 中 concealed; no flowers.
+    page.fill("#edit-hand", "123s55p777z")
+    page.fill("#edit-melds", "pon:555z pon:666z")
+    page.fill("#edit-flowers", "")
+    page.click("#save-reading")
+    page.wait_for_selector("#items td.name:text('大三元')", state="attached")
+    assert page.locator("#pao-label").is_visible()
+    assert page.locator("#pao-row button.on").get_attribute("data-key") == "none"
+    assert page.inner_text("#payments") == "東 East → 南 South: 32000"
+    page.click("#pao-row button[data-key=W]")
+    page.wait_for_selector("#pao-row button.on[data-key=W]")
+    assert page.inner_text("#payments").splitlines() == [
+        "東 East → 南 South: 16000",
+        "西 West → 南 South: 16000",
+    ]
+    # One hand's fact: the table's settings, and so the next hand, do not carry it.
+    with urllib.request.urlopen(server + "api/context", timeout=10) as answer:
+        assert b'"pao"' not in answer.read()

@@ -8,7 +8,7 @@ const SUIT_COLOURS = { m: "#ff5a5a", p: "#4aa3ff", s: "#3ddc84", z: "#f2b134", f
   b: "#dddddd", r: "#ff8c42" };
 
 let tiles = [];          // every tile the scorer knows: {code, name}
-let variants = {};       // rule set -> {title, unit, events: [{code, name}], pieces, flowers}
+let variants = {};       // rule set -> {title, unit, events: [{code, name}], pieces, flowers, pao}
 let context = {};        // the remembered table context (the next hand's)
 let currentHand = null;  // the hand on the Result screen
 let latestHandId = null; // the hand scored last from this page: Table changes apply to it
@@ -361,20 +361,32 @@ function renderHand(hand) {
 }
 
 // Who won and how, on the Result screen itself: one tap rescored, and remembered.
+// A limit hand one player fed (役滿包, pao) is said of this hand alone: it is not remembered
+// for the table, and the row shows only where the rule set has it and the hand is such a hand.
+const PAO_LIMITS = ["daisangen", "daisuushii"];
+
 function renderHowWon(hand) {
   const ctx = hand.context || {};
   const winner = ctx.seat_wind || "E";
+  const result = hand.result || {};
+  const paoAsked = (variants[ctx.variant] || {}).pao &&
+    (ctx.pao || (result.items || []).some((item) => PAO_LIMITS.includes(item.code)));
   const rows = [
     ["#winner-row", SEATS.map((seat) => [seat, seatLabel(seat, hand.seats), seat === winner,
-      { seat_wind: seat, ...(ctx.discarder === seat ? { discarder: null } : {}) }])],
+      { seat_wind: seat, ...(ctx.discarder === seat ? { discarder: null } : {}) },
+      ctx.pao === seat ? { pao: null } : {}])],
     ["#from-row", [["tsumo", "自摸", !!ctx.self_draw, { self_draw: true, discarder: null }],
       ...SEATS.filter((s) => s !== winner).map((seat) => [seat, seatLabel(seat, hand.seats),
         !ctx.self_draw && ctx.discarder === seat, { self_draw: false, discarder: seat }])]],
+    ["#pao-row", paoAsked ? [["none", "—", !ctx.pao, null, { pao: null }],
+      ...SEATS.filter((s) => s !== winner).map((seat) => [seat, seatLabel(seat, hand.seats),
+        ctx.pao === seat, null, { pao: seat }])] : []],
   ];
+  $("#pao-label").hidden = !paoAsked;
   for (const [row, choices] of rows) {
     const box = $(row);
     box.innerHTML = "";
-    choices.forEach(([key, text, on, change]) => {
+    choices.forEach(([key, text, on, change, handOnly]) => {
       const button = document.createElement("button");
       button.type = "button";
       button.dataset.key = key;
@@ -383,16 +395,17 @@ function renderHowWon(hand) {
       button.querySelector("span").textContent = wind;
       button.querySelector("small").textContent = name.join(" ");
       button.classList.toggle("on", on);
-      button.addEventListener("click", () => changeHowWon(change));
+      button.addEventListener("click", () => changeHowWon(change, handOnly));
       box.appendChild(button);
     });
   }
 }
 
-async function changeHowWon(change) {
+// ``change`` is remembered for the next hands too; ``handOnly`` is this hand's alone.
+async function changeHowWon(change, handOnly = {}) {
   try {
-    await post("/api/context", change);
-    await fix({ context: change });
+    if (change) await post("/api/context", change);
+    await fix({ context: { ...change, ...handOnly } });
     await loadContext();
   } catch (error) {
     setStatus(error.message, true);
