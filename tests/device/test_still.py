@@ -216,6 +216,11 @@ def test_half_laid_and_doubtful_hands_are_refused_in_words():
     assert not_a_win(no_win, [], {"winning": False}, TAIWAN) == "not a winning hand (17 tiles)"
     melds = _reading("234m567p33s", melds=[{"type": "pon", "tiles": "777z"}] * 2)
     assert not_a_win(melds, [], WIN, TAIWAN) == "not a winning hand yet (14 tiles)"
+    # The 16th tile laid, the 17th still in the player's hand: the layout takes the one tile
+    # that would win as unseen, and the hand scores, but a still scene is not recorded so.
+    unseen = "17 tiles expected, 16 found: the one not found taken as 5m, the only tile ..."
+    laying = _reading("123456789m234567p11s", problems=[unseen])
+    assert not_a_win(laying, ["unseen"], WIN, TAIWAN) == f"not scored: {unseen}"
 
 
 def _box(x, y=100):

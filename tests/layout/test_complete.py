@@ -3,7 +3,7 @@
 from scoring.hand_json import score_json, wins_under
 from tests.layout.test_layout import HAND16, row, same
 from vision.layout import reconstruct
-from vision.layout.complete import MAX_CHANGES, SUIT_MATES_UP_TO, complete
+from vision.layout.complete import MAX_CHANGES, SUIT_MATES_UP_TO, complete, unseen_tile
 from vision.layout.tiles import LayoutTile
 
 TAIWAN = {"variant": "taiwan", "seat_wind": "S", "discarder": "N"}
@@ -90,6 +90,42 @@ def test_a_winning_hand_keeps_its_reads():
     reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
     assert same("".join(reading.hand), "".join(HAND16) + "7p")
     assert reading.problems[0].message == "low confidence: 1m or 4m?"
+
+
+def test_a_tile_the_detector_missed_is_the_one_tile_that_makes_the_hand_win():
+    # The 5m not found: 1234m 6789m can only be 123 456 789m again.
+    tiles = [t for i, t in enumerate(winning_row()) if i != 4]
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert same("".join(reading.hand), "".join(HAND16) + "7p")
+    # (The gap it left is said too: "gap inside the concealed row".)
+    assert [(p.kind, p.message) for p in reading.problems if p.kind != "split_row"] == [
+        (
+            "unseen",
+            "17 tiles expected, 16 found: the one not found taken as 5m, the only tile that "
+            "makes a winning hand",
+        )
+    ]
+    assert score_json({**TAIWAN, **reading.hand_json()})["winning"] is True
+    # Without the rules, or where two tiles would do (3456p 7p waits on 2p and 8p), it stays
+    # a tile short, said as such.
+    assert len(reconstruct(tiles, "taiwan").hand) == 16
+    two_ways = [t for i, t in enumerate(winning_row()) if i != 9]
+    short = reconstruct(two_ways, "taiwan", wins=wins_under(TAIWAN))
+    assert len(short.hand) == 16
+    assert [p.kind for p in short.problems if p.kind != "split_row"] == ["count"]
+    assert "17 tiles expected, 16 found" in [p.message for p in short.problems]
+
+
+def test_the_unseen_tile_of_a_hand_of_pieces_is_a_piece():
+    tried = []
+
+    def wins(codes):
+        tried.append(codes[-1])
+        return codes[-1] == "1b"
+
+    assert unseen_tile(("2b", "3b"), wins) == "1b"
+    assert tried == [f"{n}{colour}" for colour in "br" for n in range(1, 8)]
+    assert unseen_tile(("1m",), lambda codes: codes[-1] in ("1m", "2m")) is None
 
 
 def test_without_the_rules_nothing_is_tried():

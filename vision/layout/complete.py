@@ -20,7 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from scoring.tiles import MAHJONG_TILES, PIECES
+from scoring.errors import TilescoreError
+from scoring.tiles import MAHJONG_TILES, PIECES, Tile, tile_from_code
 from vision.layout.tiles import LayoutTile
 
 MAX_CHANGES = 1
@@ -133,6 +134,27 @@ def _suit_mates(tile: LayoutTile) -> tuple[str, ...]:
         for mate in MAHJONG_TILES + PIECES
         if mate.suit == plain.suit and mate.code != plain.code
     )
+
+
+def unseen_tile(codes: Sequence[str], wins: Callable[[tuple[str, ...]], bool]) -> str | None:
+    """The one tile that, added to a hand one tile short (``codes``), makes ``wins`` true; None
+    when no tile or more than one would. A tile the detector did not find leaves a winning hand
+    a tile short, and where only one tile can complete it, that is the tile it missed."""
+    pieces = any((tile := _tile(code)) is not None and tile.is_piece for code in codes)
+    found = None
+    for kind in PIECES if pieces else MAHJONG_TILES:
+        if wins((*codes, kind.code)):
+            if found is not None:
+                return None
+            found = kind.code
+    return found
+
+
+def _tile(code: str) -> Tile | None:
+    try:
+        return tile_from_code(code)
+    except TilescoreError:
+        return None
 
 
 def _runner_ups(tile: LayoutTile) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ from vision.layout.tiles import LayoutTile
 class Problem:
     kind: str
     """A stable name for tests and the app: no_tiles, overlap, low_confidence, stray, face_down,
-    win_not_apart, no_win_tile, split_row, bad_meld, short_meld, count."""
+    win_not_apart, no_win_tile, split_row, bad_meld, short_meld, count, unseen."""
     message: str
     tiles: tuple[int, ...] = ()
     """Indices into the detections, for the display to point at."""
@@ -107,3 +107,11 @@ def bad_meld(tiles: Sequence[LayoutTile]) -> Problem:
 def count(expected: int, found: int, has_kong: bool) -> Problem:
     note = " (a kong counts as 3)" if has_kong else ""
     return Problem("count", f"{expected} tiles expected, {found} found{note}")
+
+
+def unseen(code: str, expected: int) -> Problem:
+    return Problem(
+        "unseen",
+        f"{expected} tiles expected, {expected - 1} found: the one not found taken as {code}, "
+        "the only tile that makes a winning hand",
+    )

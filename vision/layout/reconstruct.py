@@ -8,7 +8,7 @@ from typing import Any, TypeGuard
 
 from vision.layout import problems
 from vision.layout.assign import Assignment, assign
-from vision.layout.complete import Completion, complete
+from vision.layout.complete import Completion, complete, unseen_tile
 from vision.layout.geometry import Frame, measure
 from vision.layout.melds import MeldGuess, claimed_from, type_meld
 from vision.layout.overlaps import Overlap, find_overlaps
@@ -65,6 +65,8 @@ def reconstruct(
             hand = list(completion.codes)
             win = _win_code(assignment, completion.codes)
             found += [problems.substituted(t, used, "winning hand") for t, used in completion.swaps]
+        else:
+            hand += _unseen(hand, win, [m[0] for m in melds], flowers, variant, wins, found)
     groups = [
         Group(
             "concealed",
@@ -106,6 +108,32 @@ def _complete(
         return wins(reading.hand_json())
 
     return complete(assignment.concealed, hand_wins)
+
+
+def _unseen(
+    hand: list[str],
+    win: str | None,
+    melds: list[MeldReading],
+    flowers: Sequence[LayoutTile],
+    variant: str | None,
+    wins: Callable[[Mapping[str, Any]], bool],
+    found: list[Problem],
+) -> list[str]:
+    """The tile to add to a hand one short of its size, when exactly one tile makes it a
+    winning hand (``complete.unseen_tile``), said in ``found``; else nothing."""
+    expected = expected_size(variant, hand)
+    if expected is None or expected - (len(hand) + 3 * len(melds)) != 1:
+        return []
+    flower_codes = tuple(t.code or "" for t in flowers)
+
+    def hand_wins(codes: tuple[str, ...]) -> bool:
+        return wins(Reading(codes, win, tuple(melds), flower_codes, problems=()).hand_json())
+
+    code = unseen_tile(tuple(hand), hand_wins)
+    if code is None:
+        return []
+    found.append(problems.unseen(code, expected))
+    return [code]
 
 
 def _win_code(assignment: Assignment, codes: Sequence[str]) -> str | None:
