@@ -16,13 +16,16 @@ its own suit makes the hand win.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
+from typing import TypeVar
 
-from scoring.errors import TilescoreError
-from scoring.tiles import MAHJONG_TILES, PIECES, Tile, tile_from_code
+from scoring.tiles import MAHJONG_TILES, PIECES
+from vision.layout.sizes import holds_pieces
 from vision.layout.tiles import LayoutTile
+
+T = TypeVar("T")
 
 MAX_CHANGES = 1
 """The most tiles read as their runner-up at once. On winning hands built from the real photos'
@@ -108,18 +111,27 @@ def _by_suit_mates(
     Taking the least sure tile's first winning read instead, as the runner-ups are taken, read
     0.3 points more Taiwan hands right than the one read only, and completed 3.8 more wrong
     (--seed 1, up to six doubtful tiles)."""
-    found: list[tuple[int, LayoutTile, str]] = []
-    for position, tile in doubtful:
-        for code in _suit_mates(tile):
-            new = (*codes[:position], code, *codes[position + 1 :])
-            if wins(new):
-                found.append((position, tile, code))
-                if len(found) > 1:
-                    return None
-    if not found:
+    reads = ((position, tile, code) for position, tile in doubtful for code in _suit_mates(tile))
+    only = _the_only(reads, lambda read: wins(_read_as(codes, read[0], read[2])))
+    if only is None:
         return None
-    position, tile, code = found[0]
-    return Completion((*codes[:position], code, *codes[position + 1 :]), ((tile, code),))
+    position, tile, code = only
+    return Completion(_read_as(codes, position, code), ((tile, code),))
+
+
+def _read_as(codes: tuple[str, ...], position: int, code: str) -> tuple[str, ...]:
+    return (*codes[:position], code, *codes[position + 1 :])
+
+
+def _the_only(tries: Iterable[T], wins: Callable[[T], bool]) -> T | None:
+    """The one of ``tries`` that wins, or None when none or more than one does."""
+    winners = []
+    for attempt in tries:
+        if wins(attempt):
+            winners.append(attempt)
+            if len(winners) > 1:
+                return None
+    return winners[0] if winners else None
 
 
 def _suit_mates(tile: LayoutTile) -> tuple[str, ...]:
@@ -140,21 +152,8 @@ def unseen_tile(codes: Sequence[str], wins: Callable[[tuple[str, ...]], bool]) -
     """The one tile that, added to a hand one tile short (``codes``), makes ``wins`` true; None
     when no tile or more than one would. A tile the detector did not find leaves a winning hand
     a tile short, and where only one tile can complete it, that is the tile it missed."""
-    pieces = any((tile := _tile(code)) is not None and tile.is_piece for code in codes)
-    found = None
-    for kind in PIECES if pieces else MAHJONG_TILES:
-        if wins((*codes, kind.code)):
-            if found is not None:
-                return None
-            found = kind.code
-    return found
-
-
-def _tile(code: str) -> Tile | None:
-    try:
-        return tile_from_code(code)
-    except TilescoreError:
-        return None
+    kinds = (t.code for t in (PIECES if holds_pieces(codes) else MAHJONG_TILES))
+    return _the_only(kinds, lambda code: wins((*codes, code)))
 
 
 def _runner_ups(tile: LayoutTile) -> tuple[str, ...]:

@@ -18,7 +18,7 @@ def expected_size(variant: str | None, hand: Sequence[str] = ()) -> int | None:
     (17, 5, None)
     """
     if variant is None:
-        return 5 if any(_is_piece(c) for c in hand) else None
+        return 5 if holds_pieces(hand) else None
     try:
         from scoring.variant import find_variant
 
@@ -26,6 +26,11 @@ def expected_size(variant: str | None, hand: Sequence[str] = ()) -> int | None:
     except (TilescoreError, ImportError):
         # A variant whose module (or its library) is missing still has a known size.
         return FALLBACK.get(variant)
+
+
+def holds_pieces(hand: Sequence[str]) -> bool:
+    """Whether a hand's codes hold xiangqi pieces (codes no tile has are passed over)."""
+    return any(_is_piece(code) for code in hand)
 
 
 def _is_piece(code: str) -> bool:
