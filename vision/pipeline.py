@@ -7,6 +7,7 @@ batch. A single-stage detector (classes that are tile codes) reads tiles without
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -736,7 +737,7 @@ def load_pipeline(
     named = (classifier_meta, pieces_meta, second_opinion_meta)
     files = [Path(detector_meta)] + [Path(p) for p in named if p]
     # Which file is which is part of the key: a piece reader is no second opinion.
-    key = (threads, tuple(str(p.resolve()) if p else "" for p in (detector_meta, *named)))
+    key = (threads, tuple(_cache_name(p) if p else "" for p in (detector_meta, *named)))
     mtimes = tuple(_mtime(p) for p in files)
     cached = _LOADED.get(key)
     if cached is not None and cached[0] == mtimes:
@@ -774,7 +775,7 @@ def _second_look_session(meta: Path, detector: OnnxModel, threads: int | None) -
 def _shared(meta: Path, threads: int | None, part: str, info: Callable[[], ModelInfo]) -> OnnxModel:
     """The session of ``meta`` (``part``: which of its networks), made from ``info()`` once and
     kept while the metadata file is unchanged."""
-    key = (threads, f"{meta.resolve()}{part}")
+    key = (threads, f"{_cache_name(meta)}{part}")
     mtime = _mtime(meta)
     cached = _SESSIONS.get(key)
     if cached is not None and cached[0] == mtime:
@@ -782,6 +783,14 @@ def _shared(meta: Path, threads: int | None, part: str, info: Callable[[], Model
     model = OnnxModel(info(), threads)
     _SESSIONS[key] = (mtime, model)
     return model
+
+
+def _cache_name(meta: Path | str) -> str:
+    """A metadata file's place, as the key its sessions are kept under. Its folder, not where a
+    link to it points: the ONNX file it names is read beside it (``load_info``), so two folders
+    linking one metadata file beside two networks (a candidate classifier tried beside the
+    shipped models) hold two models, not one."""
+    return os.path.abspath(meta)
 
 
 def _mtime(path: Path) -> float:

@@ -333,3 +333,27 @@ def test_an_unknown_rule_set_is_one_line(tmp_path):
     folder = _with_a_xiangqi_detector(tmp_path, {"xiangqi": {"detector": "xq.json"}})
     with pytest.raises(VariantError, match="unknown variant 'go'"):
         load_pipeline(folder, variant="go")
+
+
+def test_a_folder_linking_the_shipped_metadata_beside_another_network_reads_with_that_network(
+    tmp_path,
+):
+    # How a candidate is tried beside the shipped models: their files linked into a folder,
+    # the candidate's ONNX in place of the classifier's. Its sessions must be its own, not the
+    # shipped ones kept under the metadata file both names lead to.
+    import shutil
+    from pathlib import Path
+
+    from vision.images import load_photo
+
+    shipped = Path(__file__).resolve().parents[2] / "models"
+    for path in shipped.iterdir():
+        if path.is_file() and path.name != "tile-classifier.onnx":
+            (tmp_path / path.name).symlink_to(path)
+    shutil.copy(shipped / "tile-classifier-second.onnx", tmp_path / "tile-classifier.onnx")
+    ours, candidate = load_pipeline(shipped), load_pipeline(tmp_path)
+    assert candidate.classifier is not ours.classifier
+    image = load_photo(shipped.parent / "examples" / "photos" / "taiwan-melds.jpg").pixels
+    assert [t.classifier_confidence for t in ours.read(image).tiles] != [
+        t.classifier_confidence for t in candidate.read(image).tiles
+    ]
