@@ -97,13 +97,13 @@ def test_a_tile_the_detector_missed_is_the_one_tile_that_makes_the_hand_win():
     tiles = [t for i, t in enumerate(winning_row()) if i != 4]
     reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
     assert same("".join(reading.hand), "".join(HAND16) + "7p")
-    # (The gap it left is said too: "gap inside the concealed row".)
-    assert [(p.kind, p.message) for p in reading.problems if p.kind != "split_row"] == [
+    assert [(p.kind, p.message) for p in reading.problems] == [
+        ("split_row", "gap inside the concealed row after 4m: read as one row"),
         (
             "unseen",
             "17 tiles expected, 16 found: the one not found taken as 5m, the only tile that "
             "makes a winning hand",
-        )
+        ),
     ]
     assert score_json({**TAIWAN, **reading.hand_json()})["winning"] is True
     # Without the rules, or where two tiles would do (3456p 7p waits on 2p and 8p), it stays
@@ -112,8 +112,10 @@ def test_a_tile_the_detector_missed_is_the_one_tile_that_makes_the_hand_win():
     two_ways = [t for i, t in enumerate(winning_row()) if i != 9]
     short = reconstruct(two_ways, "taiwan", wins=wins_under(TAIWAN))
     assert len(short.hand) == 16
-    assert [p.kind for p in short.problems if p.kind != "split_row"] == ["count"]
-    assert "17 tiles expected, 16 found" in [p.message for p in short.problems]
+    assert [p.message for p in short.problems] == [
+        "gap inside the concealed row before 3p: read as one row",  # 3456p 7p: the shorter side
+        "17 tiles expected, 16 found",
+    ]
 
 
 def test_the_unseen_tile_of_a_hand_of_pieces_is_a_piece():

@@ -96,9 +96,10 @@ def assign(rows: Sequence[Sequence[Run]], frame: Frame) -> Assignment:
     segment = row[lo : hi + 1]
     concealed = max(segment, key=len)
     hand = [t for run in segment for t in run.tiles]
-    for run in segment:
+    for position, run in enumerate(segment):
         if run is not concealed:
-            found.append(problems.split_row(run.tiles))
+            ahead = position < segment.index(concealed)
+            found.append(problems.split_row(run.tiles, before_the_rest=ahead))
     backs = [t for t in hand if t.face_down]
     if backs:
         found.append(problems.face_down(backs))

@@ -80,10 +80,13 @@ def no_win_tile() -> Problem:
     return Problem("no_win_tile", "no winning tile found")
 
 
-def split_row(tiles: Sequence[LayoutTile]) -> Problem:
+def split_row(tiles: Sequence[LayoutTile], before_the_rest: bool) -> Problem:
+    """``tiles`` lie apart from the rest of the concealed row, before it or after it: the gap
+    is named by the tile beside it on their side."""
+    where = f"after {tiles[-1].label}" if before_the_rest else f"before {tiles[0].label}"
     return Problem(
         "split_row",
-        f"gap inside the concealed row before {tiles[-1].label}: read as one row",
+        f"gap inside the concealed row {where}: read as one row",
         tuple(t.index for t in tiles),
     )
 
