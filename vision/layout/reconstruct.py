@@ -66,7 +66,10 @@ def reconstruct(
             win = _win_code(assignment, completion.codes)
             found += [problems.substituted(t, used, "winning hand") for t, used in completion.swaps]
         else:
-            hand += _unseen(hand, win, [m[0] for m in melds], flowers, variant, wins, found)
+            unseen = _unseen(hand, win, [m[0] for m in melds], flowers, variant, wins)
+            if unseen is not None:
+                hand.append(unseen)
+                found.append(problems.unseen(unseen, len(hand) + 3 * len(melds)))
     groups = [
         Group(
             "concealed",
@@ -99,14 +102,7 @@ def _complete(
     flowers: Sequence[LayoutTile],
     wins: Callable[[Mapping[str, Any]], bool],
 ) -> Completion | None:
-    flower_codes = tuple(t.code or "" for t in flowers)
-
-    def hand_wins(codes: tuple[str, ...]) -> bool:
-        reading = Reading(
-            codes, _win_code(assignment, codes), tuple(melds), flower_codes, problems=()
-        )
-        return wins(reading.hand_json())
-
+    hand_wins = _hand_wins(melds, flowers, wins, lambda codes: _win_code(assignment, codes))
     return complete(assignment.concealed, hand_wins)
 
 
@@ -117,23 +113,30 @@ def _unseen(
     flowers: Sequence[LayoutTile],
     variant: str | None,
     wins: Callable[[Mapping[str, Any]], bool],
-    found: list[Problem],
-) -> list[str]:
+) -> str | None:
     """The tile to add to a hand one short of its size, when exactly one tile makes it a
-    winning hand (``complete.unseen_tile``), said in ``found``; else nothing."""
+    winning hand (``complete.unseen_tile``)."""
     expected = expected_size(variant, hand)
     if expected is None or expected - (len(hand) + 3 * len(melds)) != 1:
-        return []
+        return None
+    return unseen_tile(tuple(hand), _hand_wins(melds, flowers, wins, lambda codes: win))
+
+
+def _hand_wins(
+    melds: list[MeldReading],
+    flowers: Sequence[LayoutTile],
+    wins: Callable[[Mapping[str, Any]], bool],
+    win_of: Callable[[tuple[str, ...]], str | None],
+) -> Callable[[tuple[str, ...]], bool]:
+    """Whether concealed tiles ``codes``, beside these melds and flowers and won on
+    ``win_of(codes)``, are a winning hand by the table's rules (``wins``)."""
     flower_codes = tuple(t.code or "" for t in flowers)
 
     def hand_wins(codes: tuple[str, ...]) -> bool:
-        return wins(Reading(codes, win, tuple(melds), flower_codes, problems=()).hand_json())
+        reading = Reading(codes, win_of(codes), tuple(melds), flower_codes, problems=())
+        return wins(reading.hand_json())
 
-    code = unseen_tile(tuple(hand), hand_wins)
-    if code is None:
-        return []
-    found.append(problems.unseen(code, expected))
-    return [code]
+    return hand_wins
 
 
 def _win_code(assignment: Assignment, codes: Sequence[str]) -> str | None:
