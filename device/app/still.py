@@ -230,9 +230,8 @@ BLOCKING_PROBLEMS = frozenset(
 tile apart or on top of another, face down outside a kong, a group that is no meld, a hand a
 tile short that one tile alone would make a winning hand (a hand still being laid down reads so,
 its last tile still in the player's hand: a tap on Score records it, a still scene not). Not
-here: a
-low-confidence read, a winning tile not set apart, a gap in the row: the Score button records
-such a hand for the player to check on the Result screen, and so does a still hand."""
+here: a low-confidence read, a winning tile not set apart, a gap in the row: the Score button
+records such a hand for the player to check on the Result screen, and so does a still hand."""
 
 
 def tiles_in(reading: dict[str, Any]) -> int:
