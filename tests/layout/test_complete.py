@@ -3,7 +3,7 @@
 from scoring.hand_json import score_json, wins_under
 from tests.layout.test_layout import HAND16, row, same
 from vision.layout import reconstruct
-from vision.layout.complete import MAX_CHANGES, SUIT_MATES_UP_TO, complete, unseen_tile
+from vision.layout.complete import MAX_CHANGES, SUIT_MATES_UP_TO, complete, tiles_that_win
 from vision.layout.tiles import LayoutTile
 
 TAIWAN = {"variant": "taiwan", "seat_wind": "S", "discarder": "N"}
@@ -106,16 +106,19 @@ def test_a_tile_the_detector_missed_is_the_one_tile_that_makes_the_hand_win():
         ),
     ]
     assert score_json({**TAIWAN, **reading.hand_json()})["winning"] is True
-    # Without the rules, or where two tiles would do (3456p 7p waits on 2p and 8p), it stays
-    # a tile short, said as such.
+    # Without the rules, or where several tiles would do (3456p 7p waits on 2p, 5p and 8p), it
+    # stays a tile short, said as such.
     assert len(reconstruct(tiles, "taiwan").hand) == 16
     two_ways = [t for i, t in enumerate(winning_row()) if i != 9]
     short = reconstruct(two_ways, "taiwan", wins=wins_under(TAIWAN))
     assert len(short.hand) == 16
     assert [p.message for p in short.problems] == [
         "gap inside the concealed row before 3p: read as one row",  # 3456p 7p: the shorter side
-        "17 tiles expected, 16 found",
+        "17 tiles expected, 16 found: 2p or 5p or 8p would make a winning hand",  # to look for
     ]
+    # Without the rules nothing says what wins.
+    unruled = reconstruct(two_ways, "taiwan").problems
+    assert "17 tiles expected, 16 found" in [p.message for p in unruled]
 
 
 def test_the_unseen_tile_of_a_hand_of_pieces_is_a_piece():
@@ -125,9 +128,9 @@ def test_the_unseen_tile_of_a_hand_of_pieces_is_a_piece():
         tried.append(codes[-1])
         return codes[-1] == "1b"
 
-    assert unseen_tile(("2b", "3b"), wins) == "1b"
+    assert tiles_that_win(("2b", "3b"), wins) == ("1b",)
     assert tried == [f"{n}{colour}" for colour in "br" for n in range(1, 8)]
-    assert unseen_tile(("1m",), lambda codes: codes[-1] in ("1m", "2m")) is None
+    assert tiles_that_win(("1m",), lambda codes: codes[-1] in ("1m", "2m")) == ("1m", "2m")
 
 
 def test_without_the_rules_nothing_is_tried():

@@ -148,12 +148,14 @@ def _suit_mates(tile: LayoutTile) -> tuple[str, ...]:
     )
 
 
-def unseen_tile(codes: Sequence[str], wins: Callable[[tuple[str, ...]], bool]) -> str | None:
-    """The one tile that, added to a hand one tile short (``codes``), makes ``wins`` true; None
-    when no tile or more than one would. A tile the detector did not find leaves a winning hand
-    a tile short, and where only one tile can complete it, that is the tile it missed."""
-    kinds = (t.code for t in (PIECES if holds_pieces(codes) else MAHJONG_TILES))
-    return _the_only(kinds, lambda code: wins((*codes, code)))
+def tiles_that_win(
+    codes: Sequence[str], wins: Callable[[tuple[str, ...]], bool]
+) -> tuple[str, ...]:
+    """The tiles that, added to a hand one tile short (``codes``), make ``wins`` true. A tile the
+    detector did not find leaves a winning hand a tile short: where only one tile completes it,
+    that is the tile it missed; where a few do, they are what to look for."""
+    kinds = PIECES if holds_pieces(codes) else MAHJONG_TILES
+    return tuple(kind.code for kind in kinds if wins((*codes, kind.code)))
 
 
 def _runner_ups(tile: LayoutTile) -> tuple[str, ...]:

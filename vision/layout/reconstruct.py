@@ -8,7 +8,7 @@ from typing import Any, TypeGuard
 
 from vision.layout import problems
 from vision.layout.assign import Assignment, assign
-from vision.layout.complete import Completion, complete, unseen_tile
+from vision.layout.complete import Completion, complete, tiles_that_win
 from vision.layout.geometry import Frame, measure
 from vision.layout.melds import MeldGuess, claimed_from, type_meld
 from vision.layout.overlaps import Overlap, find_overlaps
@@ -59,6 +59,7 @@ def reconstruct(
 
     hand = [t.code or "" for t in assignment.concealed]
     win = assignment.win.code if assignment.win is not None else None
+    would_win: tuple[str, ...] = ()  # a hand a tile short: the tiles that would make it win
     if wins is not None:
         completion = _complete(assignment, [m[0] for m in melds], flowers, wins)
         if completion is not None:
@@ -66,10 +67,10 @@ def reconstruct(
             win = _win_code(assignment, completion.codes)
             found += [problems.substituted(t, used, "winning hand") for t, used in completion.swaps]
         else:
-            unseen = _unseen(hand, win, [m[0] for m in melds], flowers, variant, wins)
-            if unseen is not None:
-                hand.append(unseen)
-                found.append(problems.unseen(unseen, len(hand) + 3 * len(melds)))
+            would_win = _missing(hand, win, [m[0] for m in melds], flowers, variant, wins)
+            if len(would_win) == 1:
+                hand.append(would_win[0])
+                found.append(problems.unseen(would_win[0], len(hand) + 3 * len(melds)))
     groups = [
         Group(
             "concealed",
@@ -93,6 +94,7 @@ def reconstruct(
         groups,
         assignment.frame.along,
         variant,
+        would_win,
     )
 
 
@@ -106,20 +108,20 @@ def _complete(
     return complete(assignment.concealed, hand_wins)
 
 
-def _unseen(
+def _missing(
     hand: list[str],
     win: str | None,
     melds: list[MeldReading],
     flowers: Sequence[LayoutTile],
     variant: str | None,
     wins: Callable[[Mapping[str, Any]], bool],
-) -> str | None:
-    """The tile to add to a hand one short of its size, when exactly one tile makes it a
-    winning hand (``complete.unseen_tile``)."""
+) -> tuple[str, ...]:
+    """For a hand one tile short of its size, the tiles that would make it a winning hand
+    (``complete.tiles_that_win``); nothing for a hand of any other size."""
     expected = expected_size(variant, hand)
     if expected is None or expected - (len(hand) + 3 * len(melds)) != 1:
-        return None
-    return unseen_tile(tuple(hand), _hand_wins(melds, flowers, wins, lambda codes: win))
+        return ()
+    return tiles_that_win(tuple(hand), _hand_wins(melds, flowers, wins, lambda codes: win))
 
 
 def _hand_wins(
@@ -255,13 +257,15 @@ def _finish(
     groups: list[Group],
     direction: tuple[float, float],
     variant: str | None,
+    would_win: Sequence[str] = (),
 ) -> Reading:
     if flowers:
         groups = [*groups, Group("flowers", tuple(t.index for t in flowers), "flowers")]
     expected = expected_size(variant, hand)
     size = len(hand) + 3 * len(melds)
     if expected is not None and size != expected and hand:
-        found.append(problems.count(expected, size, any("kong" in m.type for m in melds)))
+        has_kong = any("kong" in m.type for m in melds)
+        found.append(problems.count(expected, size, has_kong, would_win))
     return Reading(
         hand=hand,
         win_tile=win,
