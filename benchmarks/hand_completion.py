@@ -15,6 +15,9 @@ that win as read but are not the hand laid down (a misread that still makes a wi
 as read), and of them those with no tile flagged, so that the display asks nothing: a wrong score
 nobody checks.
 
+``--sorted`` lays each hand as most players do, its tiles sorted by suit (萬 筒 索 字) and number,
+the winning tile still apart; without it the row is in random order.
+
 What this leaves out: extra boxes, boxes the detector splits or merges, and tiles turned the
 wrong way (every box here is where a tile lies); and reads of one tile in one photo are reused
 across hands, so the pools are as varied as 449 tiles of one set.
@@ -67,8 +70,9 @@ def real_reads(
     return pool
 
 
-def winning_hand(rng: random.Random, sets: int) -> list[str]:
-    """A random hand of ``sets`` sets (runs or triplets) and a pair, four copies at most."""
+def winning_hand(rng: random.Random, sets: int, in_order: bool = False) -> list[str]:
+    """A random hand of ``sets`` sets (runs or triplets) and a pair, four copies at most; the
+    last tile is the winning one. ``in_order``: the others sorted, as a player lays them."""
     while True:
         counts: Counter[str] = Counter()
         for _ in range(sets):
@@ -81,6 +85,8 @@ def winning_hand(rng: random.Random, sets: int) -> list[str]:
         if max(counts.values()) <= 4:
             tiles = list(counts.elements())
             rng.shuffle(tiles)
+            if in_order:
+                tiles[:-1] = sorted(tiles[:-1], key=lambda code: ("mpsz".index(code[1]), code[0]))
             return tiles
 
 
@@ -110,6 +116,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--hands", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--sorted", action="store_true", help="lay each hand sorted, the winning tile apart"
+    )
     parser.add_argument("--models", type=Path, default=ROOT / "models")
     add_photo_arguments(parser)
     args = parser.parse_args()
@@ -130,7 +139,7 @@ def main() -> int:
         wins = wins_under(context)
         right = Counter[str]()
         for _ in range(args.hands):
-            truth = winning_hand(rng, sets)
+            truth = winning_hand(rng, sets, args.sorted)
             detections = laid_out(truth, pool, rng)
             expected = (sorted(truth), truth[-1])
             plain = reconstruct(detections, variant)

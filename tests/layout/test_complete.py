@@ -106,19 +106,42 @@ def test_a_tile_the_detector_missed_is_the_one_tile_that_makes_the_hand_win():
         ),
     ]
     assert score_json({**TAIWAN, **reading.hand_json()})["winning"] is True
-    # Without the rules, or where several tiles would do (3456p 7p waits on 2p, 5p and 8p), it
-    # stays a tile short, said as such.
+    # Without the rules nothing is added.
     assert len(reconstruct(tiles, "taiwan").hand) == 16
-    two_ways = [t for i, t in enumerate(winning_row()) if i != 9]
-    short = reconstruct(two_ways, "taiwan", wins=wins_under(TAIWAN))
-    assert len(short.hand) == 16
-    assert [p.message for p in short.problems] == [
-        "gap inside the concealed row before 3p: read as one row",  # 3456p 7p: the shorter side
-        "17 tiles expected, 16 found: 2p or 5p or 8p would make a winning hand",  # to look for
+    assert "17 tiles expected, 16 found" in [
+        p.message for p in reconstruct(tiles, "taiwan").problems
     ]
-    # Without the rules nothing says what wins.
-    unruled = reconstruct(two_ways, "taiwan").problems
-    assert "17 tiles expected, 16 found" in [p.message for p in unruled]
+
+
+def test_of_several_tiles_that_would_win_the_one_that_fits_the_gap_of_a_sorted_row():
+    # The 2p not found: 3456p 7p waits on 2p, 5p and 8p; in the sorted row the gap lies between
+    # 9m and 3p, where only 2p keeps it in order.
+    tiles = [t for i, t in enumerate(winning_row()) if i != 9]
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert same("".join(reading.hand), "".join(HAND16) + "7p")
+    assert reading.problems[-1].message == (
+        "17 tiles expected, 16 found: the one not found taken as 2p, the only tile that makes "
+        "a winning hand in the gap it left"
+    )
+    # The same row out of order (its first two tiles swapped) says nothing of the gap: the
+    # tiles that would win are named for the player to look for.
+    unsorted = [{**t, "code": code} for t, code in zip(tiles, ["2m", "1m", *HAND16[2:9]])]
+    unsorted += tiles[9:]
+    short = reconstruct(unsorted, "taiwan", wins=wins_under(TAIWAN))
+    assert len(short.hand) == 16
+    assert short.problems[-1].message == (
+        "17 tiles expected, 16 found: 2p or 5p or 8p would make a winning hand"
+    )
+
+
+def test_a_tile_missed_at_the_end_of_the_row_leaves_no_gap_to_say_which():
+    # The 1m not found: 23456789m can be 123 456 789m, 234 456 789m or 234 567 789m.
+    tiles = [t for i, t in enumerate(winning_row()) if i != 0]
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert len(reading.hand) == 16
+    assert [p.message for p in reading.problems] == [
+        "17 tiles expected, 16 found: 1m or 4m or 7m would make a winning hand"
+    ]
 
 
 def test_the_unseen_tile_of_a_hand_of_pieces_is_a_piece():

@@ -120,9 +120,10 @@ def count(expected: int, found: int, has_kong: bool, would_win: Sequence[str] = 
     return Problem("count", f"{expected} tiles expected, {found} found{note}")
 
 
-def unseen(code: str, expected: int) -> Problem:
+def unseen(code: str, expected: int, in_the_gap: bool = False) -> Problem:
+    where = " in the gap it left" if in_the_gap else ""
     return Problem(
         "unseen",
         f"{expected} tiles expected, {expected - 1} found: the one not found taken as {code}, "
-        "the only tile that makes a winning hand",
+        f"the only tile that makes a winning hand{where}",
     )

@@ -9,6 +9,7 @@ from typing import Any, TypeGuard
 from vision.layout import problems
 from vision.layout.assign import Assignment, assign
 from vision.layout.complete import Completion, complete, tiles_that_win
+from vision.layout.gap import fitting, missing_place
 from vision.layout.geometry import Frame, measure
 from vision.layout.melds import MeldGuess, claimed_from, type_meld
 from vision.layout.overlaps import Overlap, find_overlaps
@@ -67,10 +68,16 @@ def reconstruct(
             win = _win_code(assignment, completion.codes)
             found += [problems.substituted(t, used, "winning hand") for t, used in completion.swaps]
         else:
+            # A hand a tile short: the one tile that wins, else the one that fits the gap.
             would_win = _missing(hand, win, [m[0] for m in melds], flowers, variant, wins)
-            if len(would_win) == 1:
-                hand.append(would_win[0])
-                found.append(problems.unseen(would_win[0], len(hand) + 3 * len(melds)))
+            in_the_gap = _fitting_the_gap(assignment, would_win) if len(would_win) > 1 else ()
+            choice = would_win if len(would_win) == 1 else in_the_gap
+            if len(choice) == 1:
+                hand.append(choice[0])
+                size = len(hand) + 3 * len(melds)
+                found.append(problems.unseen(choice[0], size, in_the_gap=choice is in_the_gap))
+            elif in_the_gap:
+                would_win = in_the_gap  # the fewer to look for
     groups = [
         Group(
             "concealed",
@@ -122,6 +129,14 @@ def _missing(
     if expected is None or expected - (len(hand) + 3 * len(melds)) != 1:
         return ()
     return tiles_that_win(tuple(hand), _hand_wins(melds, flowers, wins, lambda codes: win))
+
+
+def _fitting_the_gap(assignment: Assignment, would_win: tuple[str, ...]) -> tuple[str, ...]:
+    """Of the tiles that would make a hand a tile short win, those that fit the one gap in a
+    sorted row (``vision.layout.gap``); none where the row says nothing."""
+    row = [t for t in assignment.concealed if t is not assignment.win]
+    place = missing_place(row, assignment.frame)
+    return () if place is None else fitting([t.code or "" for t in row], place, would_win)
 
 
 def _hand_wins(
