@@ -125,7 +125,8 @@ def test_of_several_tiles_that_would_win_the_one_that_fits_the_gap_of_a_sorted_r
     )
     # The same row out of order (its first two tiles swapped) says nothing of the gap: the
     # tiles that would win are named for the player to look for.
-    unsorted = [{**t, "code": code} for t, code in zip(tiles, ["2m", "1m", *HAND16[2:9]])]
+    swapped = ["2m", "1m", *HAND16[2:9]]
+    unsorted = [{**t, "code": code} for t, code in zip(tiles[:9], swapped, strict=True)]
     unsorted += tiles[9:]
     short = reconstruct(unsorted, "taiwan", wins=wins_under(TAIWAN))
     assert len(short.hand) == 16
