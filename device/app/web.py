@@ -590,6 +590,9 @@ def create_app(
             reading = service.split_meld(reading, fix["split"])
         if "join" in fix:
             reading = service.join_tiles(reading, fix["join"], fix["meld"])
+        if detections is None and any(k in fix for k in ("hand", "melds", "split", "join")):
+            # The tiles the layout found are no longer the hand: what would have won it is moot.
+            reading.pop("would_win", None)
         return detections, reading
 
     def _keep_manual_win(reading: dict[str, Any], hand: dict[str, Any]) -> dict[str, Any]:

@@ -412,3 +412,37 @@ def test_a_riichi_limit_hand_names_the_player_liable_for_it(server, browser):
     # One hand's fact: the table's settings, and so the next hand, do not carry it.
     with urllib.request.urlopen(server + "api/context", timeout=10) as answer:
         assert b'"pao"' not in answer.read()
+
+
+def test_a_tile_the_camera_missed_is_added_with_one_tap(tmp_path, browser):
+    # The pinghu example with its 1m painted over in the table's colour: the models find 16
+    # tiles, and 1m, 4m or 7m would make the hand win.
+    import cv2
+    import numpy as np
+
+    source = REPO / "examples" / "photos" / "taiwan-pinghu.jpg"
+    image = cv2.imread(str(source))
+    x1, y1, x2, y2 = (77, 488, 146, 592)  # the 1m's labelled box (taiwan-pinghu.json)
+    ring = np.concatenate([image[y1 - 16 : y1 - 6, x1:x2], image[y2 + 6 : y2 + 16, x1:x2]])
+    image[y1 - 6 : y2 + 6, x1 - 6 : x2 + 6] = np.median(ring.reshape(-1, 3), axis=0)
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    cv2.imwrite(str(camera / "hand.jpg"), image)
+    process, url, _, _ = _serve(tmp_path, camera)
+    try:
+        page = _page(browser, viewport={"width": 1280, "height": 800})
+        page.goto(url)
+        page.wait_for_selector("#next-hand:has-text('Next hand')")
+        page.click("#score-button")
+        page.wait_for_selector("#result.active #overlay rect")
+        assert "1m or 4m or 7m would make a winning hand" in page.inner_text("#problems")
+        assert [b.get_attribute("data-code") for b in page.query_selector_all("#missing button")] == [
+            "1m", "4m", "7m",
+        ]  # fmt: skip
+        page.click("#missing button[data-code='1m']")
+        page.wait_for_selector("#missing", state="hidden")
+        assert page.inner_text("#reading").startswith("23456789m234567p11s1m +7p")
+        assert page.inner_text("#total").endswith("台")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -111,11 +111,17 @@ NAMED_AT_MOST = 4
 """The most tiles a hand a tile short is said to wait on: beyond, the list says nothing."""
 
 
+def worth_naming(would_win: Sequence[str]) -> tuple[str, ...]:
+    """The tiles that would make a hand a tile short win, when they are few enough to name (one
+    alone is taken as the unseen tile, not named)."""
+    return tuple(would_win) if 1 < len(would_win) <= NAMED_AT_MOST else ()
+
+
 def count(expected: int, found: int, has_kong: bool, would_win: Sequence[str] = ()) -> Problem:
     """A hand of the wrong size; one a tile short says which tiles would make it win (what
     the camera may have missed), when they are few."""
     note = " (a kong counts as 3)" if has_kong else ""
-    if 1 < len(would_win) <= NAMED_AT_MOST:
+    if worth_naming(would_win):
         note += f": {' or '.join(would_win)} would make a winning hand"
     return Problem("count", f"{expected} tiles expected, {found} found{note}")
 

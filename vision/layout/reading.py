@@ -60,6 +60,9 @@ class Reading:
     groups: tuple[Group, ...] = ()
     direction: tuple[float, float] = (1.0, 0.0)
     """The way the hand reads in the photo (unit vector in image pixels)."""
+    would_win: tuple[str, ...] = ()
+    """For a hand a tile short, the few tiles that would make it a winning hand (what the camera
+    may have missed, for the display to offer); empty otherwise."""
 
     def hand_json(self) -> dict[str, Any]:
         """Just the keys ``tilescore score --json`` accepts."""

@@ -328,6 +328,7 @@ function renderHand(hand) {
   problems.forEach((p) => {
     const li = document.createElement("li"); li.textContent = p; list.appendChild(li);
   });
+  renderMissing(hand);
   renderHowWon(hand);
   const body = $("#items tbody");
   body.innerHTML = "";
@@ -358,6 +359,30 @@ function renderHand(hand) {
   });
   renderGroups(hand);
   buildPicker();
+}
+
+// A hand a tile short that a few tiles would make win (reading.would_win): the camera may have
+// missed one of them; one tap adds the one on the table to the hand and rescores it.
+function renderMissing(hand) {
+  const reading = hand.reading || {};
+  const offered = (hand.result || {}).winning ? [] : reading.would_win || [];
+  const box = $("#missing");
+  box.innerHTML = "";
+  box.hidden = !offered.length;
+  if (!offered.length) return;
+  const label = document.createElement("span");
+  label.className = "seg-label";
+  label.textContent = "A tile not seen? Add it:";
+  box.appendChild(label);
+  offered.forEach((code) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.code = code;
+    button.textContent = tileName(code);
+    button.style.borderColor = colourOf(code);
+    button.addEventListener("click", () => fix({ hand: `${reading.hand || ""}${code}` }));
+    box.appendChild(button);
+  });
 }
 
 // Who won and how, on the Result screen itself: one tap rescored, and remembered.

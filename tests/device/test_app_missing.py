@@ -1,0 +1,36 @@
+"""A hand a tile short in the table app: the tiles that would make it win are offered (reading
+``would_win``), one tap adds the one on the table, and a typed hand takes the offer away."""
+
+from tests.device.typed_hands import app_reading
+from tests.layout.test_complete import winning_row
+
+
+def _short_row():
+    # 123456789m 23456p 11s + 7p apart, the 1m not found: 1m, 4m or 7m would win, and a tile
+    # missed at the row's end leaves no gap to say which.
+    return [t for i, t in enumerate(winning_row()) if i != 0]
+
+
+def test_the_tiles_that_would_win_are_offered_and_one_tap_adds_one(tmp_path):
+    with app_reading(tmp_path, reads=_short_row).test_client() as client:
+        client.post("/api/context", json={"seat_wind": "S", "self_draw": False, "discarder": "E"})
+        hand = client.post("/api/score").get_json()
+        assert hand["reading"]["would_win"] == ["1m", "4m", "7m"]
+        assert "1m or 4m or 7m would make a winning hand" in hand["reading"]["problems"][-1]
+        assert "error" in hand["result"]  # 16 tiles: no score yet
+        added = client.post(
+            f"/api/hands/{hand['id']}/fix", json={"hand": hand["reading"]["hand"] + "1m"}
+        ).get_json()
+        assert added["result"]["winning"] is True
+        assert "would_win" not in added["reading"]  # the hand as typed is no layout's
+        # Read again from the photo (a tile fixed), the layout offers them again.
+        again = client.post(
+            f"/api/hands/{hand['id']}/fix", json={"tile": 0, "code": "2m"}
+        ).get_json()
+        assert again["reading"]["would_win"] == ["1m", "4m", "7m"]
+
+
+def test_a_complete_hand_offers_nothing(tmp_path):
+    with app_reading(tmp_path, reads=winning_row).test_client() as client:
+        hand = client.post("/api/score").get_json()
+        assert "would_win" not in hand["reading"]
