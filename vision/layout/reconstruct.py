@@ -76,6 +76,7 @@ def reconstruct(
                 hand.append(choice[0])
                 size = len(hand) + 3 * len(melds)
                 found.append(problems.unseen(choice[0], size, in_the_gap=choice is in_the_gap))
+                would_win = ()  # taken: nothing left to look for
             elif in_the_gap:
                 would_win = in_the_gap  # the fewer to look for
     groups = [
@@ -278,7 +279,6 @@ def _finish(
         groups = [*groups, Group("flowers", tuple(t.index for t in flowers), "flowers")]
     expected = expected_size(variant, hand)
     size = len(hand) + 3 * len(melds)
-    short_by_one = expected is not None and expected - size == 1
     if expected is not None and size != expected and hand:
         has_kong = any("kong" in m.type for m in melds)
         found.append(problems.count(expected, size, has_kong, would_win))
@@ -290,7 +290,7 @@ def _finish(
         problems=tuple(found),
         groups=tuple(groups),
         direction=direction,
-        would_win=problems.worth_naming(would_win) if short_by_one else (),
+        would_win=problems.worth_naming(would_win),
     )
 
 
