@@ -570,6 +570,10 @@ def create_app(
     ) -> tuple[list[dict[str, Any]] | None, dict[str, Any]]:
         """The tiles (None: unchanged) and the reading after a checked fix."""
         detections, reading = None, dict(hand["reading"])
+        # The tiles that would make a hand a tile short win hold for the layout's reading under
+        # the context it was read with: any other fix (the rules, who won, the winning tile, the
+        # hand typed) leaves them stale, and only a tile fix reads them again.
+        reading.pop("would_win", None)
         if "tile" in fix:
             detections = service.apply_tile_fix(
                 hand["detections"], fix["tile"], fix.get("code"), fix.get("face_down", False)
@@ -577,7 +581,10 @@ def create_app(
             win_before = reading.get("win_tile")
             reading = service.reconstruct(detections, context["variant"], context)
             if fix.get("keep_win", True) and win_before and hand["corrections"]:
-                reading = _keep_manual_win(reading, hand)
+                kept = _keep_manual_win(reading, hand)
+                if kept.get("win_tile") != reading.get("win_tile"):
+                    kept.pop("would_win", None)  # found for the layout's winning tile
+                reading = kept
         if "win_tile" in fix:
             reading["win_tile"] = fix["win_tile"]
             # Which box the player tapped, so the display marks that one as the winning tile.
@@ -590,9 +597,6 @@ def create_app(
             reading = service.split_meld(reading, fix["split"])
         if "join" in fix:
             reading = service.join_tiles(reading, fix["join"], fix["meld"])
-        if detections is None and any(k in fix for k in ("hand", "melds", "split", "join")):
-            # The tiles the layout found are no longer the hand: what would have won it is moot.
-            reading.pop("would_win", None)
         return detections, reading
 
     def _keep_manual_win(reading: dict[str, Any], hand: dict[str, Any]) -> dict[str, Any]:

@@ -34,3 +34,30 @@ def test_a_complete_hand_offers_nothing(tmp_path):
     with app_reading(tmp_path, reads=winning_row).test_client() as client:
         hand = client.post("/api/score").get_json()
         assert "would_win" not in hand["reading"]
+
+
+def test_the_offer_goes_with_any_fix_but_a_tile_read_again(tmp_path):
+    # What would win holds for the layout's reading under the rules it was read with: another
+    # rule set, who won, or another winning tile leaves it stale, and it is not offered.
+    for number, change in enumerate(
+        (
+            {"context": {"variant": "riichi"}},
+            {"context": {"self_draw": True, "discarder": None}},
+            {"win_tile": "5z"},
+            {"flowers": "1f"},
+        )
+    ):
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        with app_reading(folder, reads=_short_row).test_client() as client:
+            hand = client.post("/api/score").get_json()
+            assert hand["reading"]["would_win"] == ["1m", "4m", "7m"]
+            fixed = client.post(f"/api/hands/{hand['id']}/fix", json=change).get_json()
+            assert "would_win" not in fixed["reading"], change
+            if "win_tile" in change:
+                # A tile read again keeps the player's winning tile: still nothing to offer.
+                again = client.post(
+                    f"/api/hands/{hand['id']}/fix", json={"tile": 15, "code": "7p"}
+                ).get_json()
+                assert again["reading"]["win_tile"] == "5z"
+                assert "would_win" not in again["reading"]

@@ -114,13 +114,13 @@ def test_a_tile_the_detector_missed_is_the_one_tile_that_makes_the_hand_win():
 
 
 def test_of_several_tiles_that_would_win_the_one_that_fits_the_gap_of_a_sorted_row():
-    # The 2p not found: 3456p 7p waits on 2p, 5p and 8p; in the sorted row the gap lies between
-    # 9m and 3p, where only 2p keeps it in order.
-    tiles = [t for i, t in enumerate(winning_row()) if i != 9]
+    # The 4p not found: 23p 56p 7p waits on 1p and 4p; in the sorted row the gap lies between
+    # 3p and 5p, where only 4p keeps it in order.
+    tiles = [t for i, t in enumerate(winning_row()) if i != 11]
     reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
     assert same("".join(reading.hand), "".join(HAND16) + "7p")
     assert reading.problems[-1].message == (
-        "17 tiles expected, 16 found: the one not found taken as 2p, the only tile that makes "
+        "17 tiles expected, 16 found: the one not found taken as 4p, the only tile that makes "
         "a winning hand in the gap it left"
     )
     # The same row out of order (its first two tiles swapped) says nothing of the gap: the
@@ -131,7 +131,38 @@ def test_of_several_tiles_that_would_win_the_one_that_fits_the_gap_of_a_sorted_r
     short = reconstruct(unsorted, "taiwan", wins=wins_under(TAIWAN))
     assert len(short.hand) == 16
     assert short.problems[-1].message == (
-        "17 tiles expected, 16 found: 2p or 5p or 8p would make a winning hand"
+        "17 tiles expected, 16 found: 1p or 4p would make a winning hand"
+    )
+
+
+def test_a_gap_between_two_suits_is_no_missing_tiles_place():
+    # Some players leave a tile's width between suits: here between 筒 and 索, while the tile
+    # missed is a 2s at the row's end. 1s or 2s would win; the gap must not choose 1s.
+    codes = [
+        "1m",
+        "2m",
+        "3m",
+        "7m",
+        "8m",
+        "9m",
+        "2p",
+        "3p",
+        "4p",
+        "5p",
+        "6p",
+        "7p",
+        "1s",
+        "1s",
+        "2s",
+        "2s",
+        "2s",
+    ]
+    tiles = row(codes, gap_before={12: 62, 16: 40})
+    del tiles[15]
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert len(reading.hand) == 16
+    assert reading.problems[-1].message == (
+        "17 tiles expected, 16 found: 1s or 2s would make a winning hand"
     )
 
 

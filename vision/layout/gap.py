@@ -22,7 +22,10 @@ tiles are 1 apart (a little more with the gaps of a hand laid by hand), two miss
 
 def missing_place(row: Sequence[LayoutTile], frame: Frame) -> int | None:
     """The position in ``row`` (tiles in reading order) where one tile is missing: the index
-    of the tile after the gap; None when no step, or more than one, holds a missing tile."""
+    of the tile after the gap; None when no step, or more than one, holds a missing tile.
+
+    Only a step between two tiles of one suit counts: some players leave a tile's width between
+    suits, and a tile missed at the row's end would be taken for one missed there."""
     places = []
     for index in range(1, len(row)):
         before, after = row[index - 1], row[index]
@@ -30,7 +33,11 @@ def missing_place(row: Sequence[LayoutTile], frame: Frame) -> int | None:
         pitch = (frame.extent(before) + frame.extent(after)) / 2
         if ONE_MISSING[0] <= step / pitch <= ONE_MISSING[1]:
             places.append(index)
-    return places[0] if len(places) == 1 else None
+    if len(places) != 1:
+        return None
+    left, right = row[places[0] - 1].tile, row[places[0]].tile
+    same_suit = left is not None and right is not None and left.suit == right.suit
+    return places[0] if same_suit else None
 
 
 def fitting(codes: Sequence[str], place: int, candidates: Sequence[str]) -> tuple[str, ...]:
