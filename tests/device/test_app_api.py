@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from device.app.web import create_app
-from tests.device.typed_hands import MELDS_HAND, app_reading
+from tests.device.typed_hands import MELDS_HAND, app_reading, typed
 
 REPO = Path(__file__).resolve().parents[2]
 PIECE_READER = ("piece-classifier.json", "piece-classifier.onnx")  # default.json names it
@@ -96,8 +96,7 @@ def hand_client(tmp_path):
 
 def _typed_hand(client, **context):
     client.post("/api/context", json={"seat_wind": "E", "self_draw": True, **context})
-    hand = client.post("/api/score").get_json()
-    return client.post(f"/api/hands/{hand['id']}/fix", json=MELDS_HAND).get_json()
+    return typed(client, MELDS_HAND)
 
 
 def test_split_a_meld_into_the_hand_and_join_it_back(hand_client):

@@ -70,6 +70,16 @@ def _serve(tmp_path, camera, models=REPO / "models", *extra):
     return process, url, port, log
 
 
+def _camera_of(tmp_path, image, name):
+    """A folder camera holding ``image`` (a painted copy of an example photo) as ``name``."""
+    import cv2
+
+    folder = tmp_path / "camera"
+    folder.mkdir()
+    cv2.imwrite(str(folder / name), image)
+    return folder
+
+
 @pytest.fixture
 def camera(tmp_path):
     folder = tmp_path / "camera"
@@ -312,9 +322,7 @@ def test_a_still_hand_scores_itself_with_the_toggle_on(tmp_path, browser):
     for tile in json.loads((photos / "taiwan-pinghu.json").read_text())["tiles"][13:17]:
         x1, y1, x2, y2 = (int(round(v)) for v in tile["box"])
         half[y1 - 3 : y2 + 3, x1 - 3 : x2 + 3] = photo[y1 + 297 : y2 + 303, x1 - 3 : x2 + 3]
-    folder = tmp_path / "camera"
-    folder.mkdir()
-    cv2.imwrite(str(folder / "hand.png"), half)
+    folder = _camera_of(tmp_path, half, "hand.png")
     process, url, _, _ = _serve(tmp_path, folder)
     try:
         page = _page(browser, viewport={"width": 1280, "height": 800})
@@ -417,18 +425,19 @@ def test_a_riichi_limit_hand_names_the_player_liable_for_it(server, browser):
 def test_a_tile_the_camera_missed_is_added_with_one_tap(tmp_path, browser):
     # The pinghu example with its 1m painted over in the table's colour: the models find 16
     # tiles, and 1m, 4m or 7m would make the hand win.
+    import json
+
     import cv2
     import numpy as np
 
-    source = REPO / "examples" / "photos" / "taiwan-pinghu.jpg"
-    image = cv2.imread(str(source))
-    x1, y1, x2, y2 = (77, 488, 146, 592)  # the 1m's labelled box (taiwan-pinghu.json)
+    photos = REPO / "examples" / "photos"
+    image = cv2.imread(str(photos / "taiwan-pinghu.jpg"))
+    one_m = json.loads((photos / "taiwan-pinghu.json").read_text())["tiles"][0]
+    assert one_m["code"] == "1m"
+    x1, y1, x2, y2 = (int(round(v)) for v in one_m["box"])
     ring = np.concatenate([image[y1 - 16 : y1 - 6, x1:x2], image[y2 + 6 : y2 + 16, x1:x2]])
     image[y1 - 6 : y2 + 6, x1 - 6 : x2 + 6] = np.median(ring.reshape(-1, 3), axis=0)
-    camera = tmp_path / "camera"
-    camera.mkdir()
-    cv2.imwrite(str(camera / "hand.jpg"), image)
-    process, url, _, _ = _serve(tmp_path, camera)
+    process, url, _, _ = _serve(tmp_path, _camera_of(tmp_path, image, "hand.jpg"))
     try:
         page = _page(browser, viewport={"width": 1280, "height": 800})
         page.goto(url)

@@ -3,7 +3,7 @@ never kept for the table, refused where the rule set has no such rule."""
 
 import pytest
 
-from tests.device.typed_hands import app_reading
+from tests.device.typed_hands import app_reading, typed
 
 # 大三元 on a discard: 白 and 發 called (pon), 中 won on.
 DAISANGEN = {"hand": "123m55p777z", "win_tile": "7z", "melds": ["pon:555z", "pon:666z"]}
@@ -14,14 +14,6 @@ PLAIN_WIN = {"hand": "123m456p789s11122z", "win_tile": "2z", "melds": []}
 def client(tmp_path):
     with app_reading(tmp_path).test_client() as test_client:
         yield test_client
-
-
-def _typed(client, hand):
-    scored = client.post("/api/score")
-    assert scored.status_code == 200, scored.get_json()
-    fixed = client.post(f"/api/hands/{scored.get_json()['id']}/fix", json=hand)
-    assert fixed.status_code == 200, fixed.get_json()
-    return fixed.get_json()
 
 
 def _paid(hand):
@@ -38,7 +30,7 @@ def _riichi_table(client):
 
 def test_the_liable_player_shares_the_limit_hand_and_the_table_does_not_keep_it(client):
     _riichi_table(client)
-    hand = _typed(client, DAISANGEN)
+    hand = typed(client, DAISANGEN)
     assert [item["code"] for item in hand["result"]["items"]] == ["daisangen"]
     assert _paid(hand) == [("E", "S", 32000)]
     url = f"/api/hands/{hand['id']}/fix"
@@ -51,7 +43,7 @@ def test_the_liable_player_shares_the_limit_hand_and_the_table_does_not_keep_it(
     }  # fmt: skip
     assert "pao" not in client.get("/api/context").get_json()
     # The next hand, no limit hand, scores: the pao stayed with its hand.
-    assert "error" not in _typed(client, PLAIN_WIN)["result"]
+    assert "error" not in typed(client, PLAIN_WIN)["result"]
     cleared = client.post(url, json={"context": {"pao": None}}).get_json()
     assert _paid(cleared) == [("E", "S", 32000)]
 
@@ -63,7 +55,7 @@ def test_pao_is_refused_for_the_table_for_another_rule_set_and_for_no_seat(clien
         "pao is said of one hand, on its result screen: the table does not keep it"
     )
     _riichi_table(client)
-    hand = _typed(client, DAISANGEN)
+    hand = typed(client, DAISANGEN)
     url = f"/api/hands/{hand['id']}/fix"
     nobody = client.post(url, json={"context": {"pao": "X"}})
     assert nobody.get_json() == {"error": "pao must be one of E S W N or null, got 'X'"}

@@ -78,6 +78,18 @@ def test_serve_refuses_settings_that_can_never_work(places, tmp_path, capsys, se
     assert not (tmp_path / "data").exists()  # stopped before anything was made
 
 
+def test_serve_says_a_data_folder_is_a_file(places, capsys):
+    camera, models, a_file = places
+    argv = ["serve", "--camera", f"dir:{camera}", "--models", str(models), "--port", "0"]
+    for data, said in (
+        (a_file, f"data folder '{a_file}' is a file, not a folder"),
+        (a_file / "x", f"lies under '{a_file}', a file"),
+    ):
+        assert main([*argv, "--data", str(data)]) == 2
+        err = capsys.readouterr().err
+        assert said in err and err.count("\n") == 1, err
+
+
 @pytest.mark.parametrize("port", ["99999", "-1", "65536", "http"])
 def test_serve_refuses_a_port_that_is_no_port(places, tmp_path, capsys, port):
     camera, models, _ = places

@@ -1,6 +1,5 @@
-"""The table app's chairs, a fix's melds, a photo too long to keep, a data folder that is a
-file, and the models folder after a fit: one line naming the problem, and nothing counted to the
-wrong player."""
+"""The table app's chairs, a fix's melds, a photo too long to keep, and the models folder after
+a fit: one line naming the problem, and nothing counted to the wrong player."""
 
 import io
 import logging
@@ -9,10 +8,9 @@ import pytest
 from PIL import Image
 
 from device.app import service
-from device.cli import main
 from device.store import Store, _player_at
 from scoring.errors import TilescoreError
-from tests.device.typed_hands import MELDS_HAND, app_reading
+from tests.device.typed_hands import MELDS_HAND, app_reading, typed
 
 # 士象車 面子 + 將帥 對子: a xiangqi win (tests/device/test_app_seats.py).
 XIANGQI_WIN = {"hand": "士象車帥將", "win_tile": "將", "flowers": "", "melds": []}
@@ -24,14 +22,6 @@ def client(tmp_path):
     tiles: the hand is typed in as a correction."""
     with app_reading(tmp_path).test_client() as test_client:
         yield test_client
-
-
-def _typed(client, hand):
-    scored = client.post("/api/score")
-    assert scored.status_code == 200, scored.get_json()
-    fixed = client.post(f"/api/hands/{scored.get_json()['id']}/fix", json=hand)
-    assert fixed.status_code == 200, fixed.get_json()
-    return fixed.get_json()
 
 
 def _three_at_xiangqi(client):
@@ -65,7 +55,7 @@ def test_a_three_player_win_is_paid_between_the_players_who_sit_there(client):
         "/api/context", json={"seat_wind": "S", "discarder": "W", "self_draw": False}
     )
     assert set_.status_code == 200, set_.get_json()
-    hand = _typed(client, XIANGQI_WIN)
+    hand = typed(client, XIANGQI_WIN)
     payments = [(p["payer"], p["payee"]) for p in hand["result"]["payments"]]
     assert payments == [("W", "S")]
     board = client.get("/api/session").get_json()
@@ -77,7 +67,7 @@ def test_a_three_player_win_is_paid_between_the_players_who_sit_there(client):
 
 def test_a_fix_cannot_seat_the_winner_at_a_chair_the_session_lacks(client):
     _three_at_xiangqi(client)
-    hand = _typed(client, XIANGQI_WIN)
+    hand = typed(client, XIANGQI_WIN)
     url = f"/api/hands/{hand['id']}/fix"
     for context in ({"seat_wind": "N"}, {"variant": "riichi"}, {"players": 4}):
         refused = client.post(url, json={"context": context})
@@ -112,7 +102,7 @@ def test_a_new_session_brings_the_table_to_its_chairs(client):
 def test_the_first_hand_starts_a_session_of_the_contexts_players(client):
     set_ = client.post("/api/context", json={"variant": "xiangqi", "players": 3})
     assert set_.status_code == 200, set_.get_json()
-    _typed(client, XIANGQI_WIN)
+    typed(client, XIANGQI_WIN)
     assert client.get("/api/session").get_json()["session"]["players"] == [
         "East",
         "South",
@@ -150,7 +140,7 @@ def test_scoring_refuses_a_payment_to_or_from_a_chair_nobody_sits_in():
 def test_a_xiangqi_discard_win_with_no_discarder_named_is_kept_unpaid(client):
     _three_at_xiangqi(client)
     client.post("/api/context", json={"seat_wind": "S", "self_draw": False, "discarder": None})
-    hand = _typed(client, XIANGQI_WIN)
+    hand = typed(client, XIANGQI_WIN)
     # As the rule sets by wind: winning, nobody pays until the discarder is named.
     assert hand["result"]["winning"] and hand["result"]["payments"] == []
     named = client.post(f"/api/hands/{hand['id']}/fix", json={"context": {"discarder": "W"}})
@@ -171,7 +161,7 @@ def test_a_xiangqi_discard_win_with_no_discarder_named_is_kept_unpaid(client):
     ],
 )
 def test_a_fix_with_a_meld_that_cannot_be_is_refused(client, melds, said):
-    hand = _typed(client, MELDS_HAND)
+    hand = typed(client, MELDS_HAND)
     refused = client.post(f"/api/hands/{hand['id']}/fix", json={"melds": melds})
     assert refused.status_code == 400, refused.get_json()
     assert said in refused.get_json()["error"], refused.get_json()
@@ -179,12 +169,12 @@ def test_a_fix_with_a_meld_that_cannot_be_is_refused(client, melds, said):
 
 
 def test_a_meld_is_claimed_from_a_seat_the_rule_set_names(client):
-    hand = _typed(client, MELDS_HAND)
+    hand = typed(client, MELDS_HAND)
     url = f"/api/hands/{hand['id']}/fix"
     melds = [{"type": "pon", "tiles": "777z", "from": "W"}, "chi:678s", "concealed_kong:9999m"]
     assert client.post(url, json={"melds": melds}).status_code == 200
     client.post("/api/session", json={"players": ["a", "b", "c"], "variant": "xiangqi"})
-    pieces = _typed(client, XIANGQI_WIN)
+    pieces = typed(client, XIANGQI_WIN)
     url = f"/api/hands/{pieces['id']}/fix"
     across = client.post(url, json={"melds": [{"type": "pon", "tiles": "兵兵兵", "from": "W"}]})
     assert across.status_code == 400 and "use one of left right" in across.get_json()["error"]
@@ -204,23 +194,3 @@ def test_a_photo_too_long_to_keep_says_its_size(client):
     error = refused.get_json()["error"]
     assert "100000x10 pixels: too long to keep" in error, error
     assert client.get("/api/session").get_json()["hands"] == []
-
-
-# -- 4. a data folder that is a file --
-
-
-def test_serve_says_a_data_folder_is_a_file(tmp_path, capsys):
-    camera = tmp_path / "camera"
-    camera.mkdir()
-    models = tmp_path / "models"
-    models.mkdir()
-    a_file = tmp_path / "data.txt"
-    a_file.write_text("not a folder")
-    argv = ["serve", "--camera", f"dir:{camera}", "--models", str(models), "--port", "0"]
-    for data, said in (
-        (a_file, f"data folder '{a_file}' is a file, not a folder"),
-        (a_file / "x", f"lies under '{a_file}', a file"),
-    ):
-        assert main([*argv, "--data", str(data)]) == 2
-        err = capsys.readouterr().err
-        assert said in err and err.count("\n") == 1, err

@@ -31,3 +31,13 @@ def app_reading(
     app = create_app(tmp_path / "data", tmp_path / "no-models", f"dir:{camera}")
     app.config["STATE"].reader.read = lambda image, red_fives=True, variant=None: reads()
     return app
+
+
+def typed(client: Any, hand: dict[str, Any]) -> dict[str, Any]:
+    """A hand scored from the camera (the reader finds what the test says) and then typed in as
+    a correction, as a player would; the corrected hand's JSON."""
+    scored = client.post("/api/score")
+    assert scored.status_code == 200, scored.get_json()
+    fixed = client.post(f"/api/hands/{scored.get_json()['id']}/fix", json=hand)
+    assert fixed.status_code == 200, fixed.get_json()
+    return fixed.get_json()  # type: ignore[no-any-return]

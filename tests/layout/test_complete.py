@@ -1,6 +1,7 @@
 """A hand that is no winning hand as read, completed by its doubtful tiles' runner-up reads."""
 
 from scoring.hand_json import score_json, wins_under
+from scoring.notation import parse_tiles
 from tests.layout.test_layout import HAND16, row, same
 from vision.layout import reconstruct
 from vision.layout.complete import MAX_CHANGES, SUIT_MATES_UP_TO, complete, tiles_that_win
@@ -138,25 +139,7 @@ def test_of_several_tiles_that_would_win_the_one_that_fits_the_gap_of_a_sorted_r
 def test_a_gap_between_two_suits_is_no_missing_tiles_place():
     # Some players leave a tile's width between suits: here between 筒 and 索, while the tile
     # missed is a 2s at the row's end. 1s or 2s would win; the gap must not choose 1s.
-    codes = [
-        "1m",
-        "2m",
-        "3m",
-        "7m",
-        "8m",
-        "9m",
-        "2p",
-        "3p",
-        "4p",
-        "5p",
-        "6p",
-        "7p",
-        "1s",
-        "1s",
-        "2s",
-        "2s",
-        "2s",
-    ]
+    codes = [tile.code for tile in parse_tiles("123789m234567p11222s")]
     tiles = row(codes, gap_before={12: 62, 16: 40})
     del tiles[15]
     reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
