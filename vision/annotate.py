@@ -114,6 +114,37 @@ def draw_groups(
     return out
 
 
+UNSEEN_COLOUR = (0, 0, 255)  # BGR red: a tile nobody saw, where the player should look
+
+
+def draw_unseen(
+    image: np.ndarray, box: Sequence[float], code: str | None, tile_side: float
+) -> np.ndarray:
+    """A dashed box on a copy of ``image`` where a tile the detector missed lay, labelled with
+    the tile taken for it (``5m?``) or ``?``: the player looks there and checks."""
+    out = image.copy()
+    x1, y1, x2, y2 = (int(round(v)) for v in box)
+    thickness = max(2, round(tile_side / 20))
+    dash = max(4, round(tile_side / 8))
+    for (ax, ay), (bx, by) in (
+        ((x1, y1), (x2, y1)),
+        ((x2, y1), (x2, y2)),
+        ((x2, y2), (x1, y2)),
+        ((x1, y2), (x1, y1)),
+    ):
+        length = max(abs(bx - ax), abs(by - ay))
+        for start in range(0, length, 2 * dash):
+            end = min(start + dash, length)
+            p = (ax + (bx - ax) * start // length, ay + (by - ay) * start // length)
+            q = (ax + (bx - ax) * end // length, ay + (by - ay) * end // length)
+            cv2.line(out, p, q, UNSEEN_COLOUR, thickness, cv2.LINE_AA)
+    font_scale = float(np.clip(tile_side / 50, 0.4, 5.0))
+    (_, text_h), _ = cv2.getTextSize("?", FONT, font_scale, thickness)
+    label = f"{code}?" if code else "?"
+    _outlined_text(out, label, (x1, max(text_h, y1 - 6)), font_scale, UNSEEN_COLOUR, thickness)
+    return out
+
+
 def _outlined_text(
     image: np.ndarray,
     text: str,

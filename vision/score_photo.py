@@ -11,7 +11,13 @@ from scoring.cli import exit_status, format_result, hand_from_options, write_jso
 from scoring.errors import TilescoreError
 from scoring.hand_json import score_json, wins_under
 from scoring.variant import red_fives_in_play
-from vision.annotate import annotate, annotation_target, draw_groups, write_image
+from vision.annotate import (
+    annotate,
+    annotation_target,
+    draw_groups,
+    draw_unseen,
+    write_image,
+)
 from vision.images import load_photo
 from vision.layout import Reading, reconstruct
 from vision.pipeline import load_pipeline
@@ -42,7 +48,7 @@ def score_photo_command(args: argparse.Namespace) -> int:
         hand.pop("win_tile")
     result = score_json(hand)
     if target is not None:
-        _annotate(decoded.pixels, read.tiles, layout_reading, result, target)
+        _annotate(decoded.pixels, read.tiles, layout_reading, result, target, decoded.scale)
     if args.json:
         out = {"tiles": tiles, "reading": layout, "result": result, "problems": layout["problems"]}
         write_json(out)
@@ -72,11 +78,23 @@ def _with_hand(args: argparse.Namespace, hand: str) -> argparse.Namespace:
 
 
 def _annotate(
-    image: Any, tiles: Any, layout: Reading, result: dict[str, Any], target: Path
+    image: Any,
+    tiles: Any,
+    layout: Reading,
+    result: dict[str, Any],
+    target: Path,
+    scale: tuple[float, float],
 ) -> None:
+    """The photo as decoded, with ``tiles`` (in its pixels) and ``layout`` (in the photo's own
+    pixels, ``scale`` times those) drawn on it."""
     win = f" +{layout.win_tile}" if layout.win_tile else ""
     score = f"{result['total']} {result['unit']}" if "total" in result else result.get("error", "")
     summary = f"{layout.hand_json()['hand']}{win}  {score}"
     groups = [(g.role, g.tiles, g.label) for g in layout.groups]
     out = draw_groups(annotate(image, tiles), [t.box for t in tiles], groups, summary)
+    if layout.unseen is not None:
+        across, down = scale
+        x1, y1, x2, y2 = layout.unseen.box
+        box = (x1 / across, y1 / down, x2 / across, y2 / down)
+        out = draw_unseen(out, box, layout.unseen.code, min(box[2] - box[0], box[3] - box[1]))
     write_image(target, out, "the annotated photo")

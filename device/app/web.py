@@ -570,10 +570,12 @@ def create_app(
     ) -> tuple[list[dict[str, Any]] | None, dict[str, Any]]:
         """The tiles (None: unchanged) and the reading after a checked fix."""
         detections, reading = None, dict(hand["reading"])
-        # The tiles that would make a hand a tile short win hold for the layout's reading under
-        # the context it was read with: any other fix (the rules, who won, the winning tile, the
-        # hand typed) leaves them stale, and only a tile fix reads them again.
+        # The tiles that would make a hand a tile short win, and the one taken where it was
+        # missed, hold for the layout's reading under the context it was read with: any other
+        # fix (the rules, who won, the winning tile, the hand typed) leaves them stale, and only
+        # a tile fix reads them again.
         reading.pop("would_win", None)
+        reading.pop("unseen", None)
         if "tile" in fix:
             detections = service.apply_tile_fix(
                 hand["detections"], fix["tile"], fix.get("code"), fix.get("face_down", False)

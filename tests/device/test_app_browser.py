@@ -425,18 +425,10 @@ def test_a_riichi_limit_hand_names_the_player_liable_for_it(server, browser):
 def test_a_tile_the_camera_missed_is_added_with_one_tap(tmp_path, browser):
     # The pinghu example with its 1m painted over in the table's colour: the models find 16
     # tiles, and 1m, 4m or 7m would make the hand win.
-    import json
+    from tests.painted import pinghu_without
 
-    import cv2
-    import numpy as np
-
-    photos = REPO / "examples" / "photos"
-    image = cv2.imread(str(photos / "taiwan-pinghu.jpg"))
-    one_m = json.loads((photos / "taiwan-pinghu.json").read_text())["tiles"][0]
+    image, one_m = pinghu_without(0)
     assert one_m["code"] == "1m"
-    x1, y1, x2, y2 = (int(round(v)) for v in one_m["box"])
-    ring = np.concatenate([image[y1 - 16 : y1 - 6, x1:x2], image[y2 + 6 : y2 + 16, x1:x2]])
-    image[y1 - 6 : y2 + 6, x1 - 6 : x2 + 6] = np.median(ring.reshape(-1, 3), axis=0)
     process, url, _, _ = _serve(tmp_path, _camera_of(tmp_path, image, "hand.jpg"))
     try:
         page = _page(browser, viewport={"width": 1280, "height": 800})
@@ -451,6 +443,34 @@ def test_a_tile_the_camera_missed_is_added_with_one_tap(tmp_path, browser):
         page.click("#missing button[data-code='1m']")
         page.wait_for_selector("#missing", state="hidden")
         assert page.inner_text("#reading").startswith("23456789m234567p11s1m +7p")
+        assert page.inner_text("#total").endswith("台")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_the_gap_a_missed_tile_left_is_marked_on_the_photo(tmp_path, browser):
+    # The pinghu example with its 5m painted out: the only tile that wins, taken, and the gap
+    # between 4m and 6m marked for the player to check.
+    from tests.painted import pinghu_without
+
+    image, five = pinghu_without(4)
+    process, url, _, _ = _serve(tmp_path, _camera_of(tmp_path, image, "hand.jpg"))
+    try:
+        page = _page(browser, viewport={"width": 1280, "height": 800})
+        page.goto(url)
+        page.wait_for_selector("#next-hand:has-text('Next hand')")
+        page.click("#score-button")
+        page.wait_for_selector("#result.active #overlay rect.unseen")
+        assert page.text_content("#overlay text.unseen") == "5m?"
+        x = float(page.get_attribute("#overlay rect.unseen", "x"))
+        assert abs(x - five["box"][0]) < 15
+        assert page.inner_text("#total").endswith("台")
+        # A typed hand drops the mark with the reading it was found for.
+        page.click("#edit-reading summary")
+        page.fill("#edit-hand", "123456789m234567p11s")
+        page.click("#save-reading")
+        page.wait_for_selector("#overlay rect.unseen", state="detached")
         assert page.inner_text("#total").endswith("台")
     finally:
         process.terminate()

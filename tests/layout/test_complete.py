@@ -107,11 +107,16 @@ def test_a_tile_the_detector_missed_is_the_one_tile_that_makes_the_hand_win():
         ),
     ]
     assert score_json({**TAIWAN, **reading.hand_json()})["winning"] is True
-    # Without the rules nothing is added.
-    assert len(reconstruct(tiles, "taiwan").hand) == 16
-    assert "17 tiles expected, 16 found" in [
-        p.message for p in reconstruct(tiles, "taiwan").problems
-    ]
+    # The display points at the gap it left: where the 5m lay, taken as 5m.
+    assert reading.unseen is not None and reading.unseen.code == "5m"
+    where = zip(reading.unseen.box, winning_row()[4]["box"], strict=True)
+    assert all(abs(a - b) < 1 for a, b in where)
+    assert reading.to_json()["unseen"]["code"] == "5m"
+    # Without the rules nothing is added; the gap is still pointed at, with no tile taken.
+    geometry = reconstruct(tiles, "taiwan")
+    assert len(geometry.hand) == 16
+    assert "17 tiles expected, 16 found" in [p.message for p in geometry.problems]
+    assert geometry.unseen is not None and geometry.unseen.code is None
 
 
 def test_of_several_tiles_that_would_win_the_one_that_fits_the_gap_of_a_sorted_row():
@@ -157,6 +162,56 @@ def test_a_tile_missed_at_the_end_of_the_row_leaves_no_gap_to_say_which():
     assert [p.message for p in reading.problems] == [
         "17 tiles expected, 16 found: 1m or 4m or 7m would make a winning hand"
     ]
+    assert reading.unseen is None and "unseen" not in reading.to_json()  # no gap to point at
+
+
+def test_a_lone_tile_a_missed_tile_cut_off_the_row_stays_in_the_row():
+    # The 2m not found leaves the 1m alone before the row, and the 1s (HAND16[14]) not found
+    # leaves the other 1s alone before the winning tile: each is the row's, not a stray tile
+    # (nor the winning tile), so the one tile that wins is found.
+    for missed, taken, gap in ((1, "2m", "after 1m"), (14, "1s", "before 1s")):
+        tiles = [t for i, t in enumerate(winning_row()) if i != missed]
+        reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+        assert same("".join(reading.hand), "".join(HAND16) + "7p")
+        assert reading.win_tile == "7p"
+        assert [p.message for p in reading.problems] == [
+            f"gap inside the concealed row {gap}: read as one row",
+            f"17 tiles expected, 16 found: the one not found taken as {taken}, the only tile "
+            "that makes a winning hand",
+        ]
+        # Without the rules the hand is still read a tile short, not two.
+        assert len(reconstruct(tiles, "taiwan").hand) == 16
+
+
+def test_a_set_a_missed_tile_cut_off_before_the_winning_tile_stays_in_the_row():
+    # 123456789m 11p 3s [4s not found] 555s, 2s apart: the 555s lie between the row and the
+    # winning tile, where no meld lies, one tile's gap from the row: concealed, not a pon.
+    codes = [tile.code for tile in parse_tiles("123456789m11p3s555s2s")]
+    tiles = row(codes, gap_before={12: 62, 15: 40})
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert reading.melds == ()
+    assert same("".join(reading.hand), "123456789m11p34555s2s")
+    assert reading.problems[-1].message == (
+        "17 tiles expected, 16 found: the one not found taken as 4s, the only tile that makes "
+        "a winning hand in the gap it left"
+    )
+    # A set with a tile turned sideways is a claimed meld wherever it lies.
+    claimed = row(codes, gap_before={12: 62, 15: 40}, rotated={13})
+    assert [m.type for m in reconstruct(claimed, "taiwan", wins=wins_under(TAIWAN)).melds] == [
+        "pon"
+    ]
+    # Further than one missed tile from the row, it is a meld laid apart.
+    apart = row(codes, gap_before={12: 124, 15: 40})
+    assert [m.type for m in reconstruct(apart, "taiwan").melds] == ["pon"]
+
+
+def test_a_whole_hand_keeps_a_lone_tile_past_its_winning_tile_apart():
+    # Nothing was missed: a tile lying past the winning tile is a stray, whatever the gap.
+    tiles = row([*HAND16, "7p", "9s"], gap_before={16: 40, 17: 62})
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert reading.win_tile == "7p"
+    assert same("".join(reading.hand), "".join(HAND16) + "7p")
+    assert [p.kind for p in reading.problems] == ["stray"]
 
 
 def test_the_unseen_tile_of_a_hand_of_pieces_is_a_piece():

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from vision.layout import problems
+from vision.layout.gap import ONE_MISSING, pitches_apart
 from vision.layout.geometry import Frame
 from vision.layout.melds import type_meld
 from vision.layout.problems import Problem
@@ -74,8 +75,42 @@ def _reverse(run: Run) -> Run:
     return replace(run, tiles=tuple(reversed(run.tiles)), along=-run.along, front=-run.front)
 
 
-def assign(rows: Sequence[Sequence[Run]], frame: Frame) -> Assignment:
-    """Roles for every group of every row (rows hold runs in order along ``frame``)."""
+def _cut_off(before: Run, after: Run, frame: Frame) -> bool:
+    """Whether two groups of a row stand at most one missed tile apart."""
+    return pitches_apart(before.tiles[-1], after.tiles[0], frame) <= ONE_MISSING[1]
+
+
+def _row_tile(run: Run) -> bool:
+    # What the gap of a missed tile may cut off the concealed row's end: a lone tile, or a set
+    # no tile of which lies sideways or face down (those are a claimed meld or a kong).
+    return is_single(run) or (
+        is_meld_like(run) and not any(t.rotated or t.face_down for t in run.tiles)
+    )
+
+
+def _mend_gaps(
+    before: list[Run], segment: list[Run], after: list[Run], frame: Frame
+) -> tuple[list[Run], list[Run], list[Run]]:
+    """The concealed row with what a missed tile's gap cut off its ends put back: before it a
+    lone tile; after it a lone tile or a set with a lone tile past it (the winning tile, apart,
+    where the layout has the melds beyond it)."""
+    while before and is_single(before[-1]) and _cut_off(before[-1], segment[0], frame):
+        before, segment = before[:-1], [before[-1], *segment]
+    while (
+        len(after) >= 2
+        and is_single(after[1])
+        and _row_tile(after[0])
+        and _cut_off(segment[-1], after[0], frame)
+    ):
+        segment, after = [*segment, after[0]], after[1:]
+    return before, segment, after
+
+
+def assign(rows: Sequence[Sequence[Run]], frame: Frame, mend_gaps: bool = False) -> Assignment:
+    """Roles for every group of every row (rows hold runs in order along ``frame``).
+
+    ``mend_gaps`` (for a hand found short of tiles): what the gap of a tile the detector missed
+    cut off the concealed row's ends is the row's (``_mend_gaps``), not a stray tile or a meld."""
     found: list[Problem] = []
     runs = [r for row in rows for r in row]
     concealed = pick_concealed(runs)
@@ -94,6 +129,8 @@ def assign(rows: Sequence[Sequence[Run]], frame: Frame) -> Assignment:
         others = [_reverse(r) for r in others]
     before, after = row[:lo], row[hi + 1 :]
     segment = row[lo : hi + 1]
+    if mend_gaps:
+        before, segment, after = _mend_gaps(before, segment, after, frame)
     concealed = max(segment, key=len)
     hand = [t for run in segment for t in run.tiles]
     for position, run in enumerate(segment):

@@ -26,18 +26,22 @@ def missing_place(row: Sequence[LayoutTile], frame: Frame) -> int | None:
 
     Only a step between two tiles of one suit counts: some players leave a tile's width between
     suits, and a tile missed at the row's end would be taken for one missed there."""
-    places = []
-    for index in range(1, len(row)):
-        before, after = row[index - 1], row[index]
-        step = frame.project(after)[0] - frame.project(before)[0]
-        pitch = (frame.extent(before) + frame.extent(after)) / 2
-        if ONE_MISSING[0] <= step / pitch <= ONE_MISSING[1]:
-            places.append(index)
+    places = [
+        index
+        for index in range(1, len(row))
+        if ONE_MISSING[0] <= pitches_apart(row[index - 1], row[index], frame) <= ONE_MISSING[1]
+    ]
     if len(places) != 1:
         return None
     left, right = row[places[0] - 1].tile, row[places[0]].tile
     same_suit = left is not None and right is not None and left.suit == right.suit
     return places[0] if same_suit else None
+
+
+def pitches_apart(before: LayoutTile, after: LayoutTile, frame: Frame) -> float:
+    """How far along the row ``after`` lies past ``before``, in pitches near them (touching: 1)."""
+    step = frame.project(after)[0] - frame.project(before)[0]
+    return step / ((frame.extent(before) + frame.extent(after)) / 2)
 
 
 def fitting(codes: Sequence[str], place: int, candidates: Sequence[str]) -> tuple[str, ...]:

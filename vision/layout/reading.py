@@ -50,6 +50,20 @@ class Group:
 
 
 @dataclass(frozen=True)
+class Unseen:
+    """Where a tile the detector missed lay: the gap of one tile in the concealed row of a hand
+    a tile short (``vision.layout.gap``), for the display to point at."""
+
+    box: tuple[float, float, float, float]
+    """Between the gap's two neighbours, in image pixels."""
+    code: str | None
+    """The tile taken for it (the one that makes the hand win); None where none was."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"box": [round(v, 1) for v in self.box], "code": self.code}
+
+
+@dataclass(frozen=True)
 class Reading:
     hand: tuple[str, ...]
     """Concealed tiles, the winning tile included."""
@@ -63,6 +77,7 @@ class Reading:
     would_win: tuple[str, ...] = ()
     """For a hand a tile short, the few tiles that would make it a winning hand (what the camera
     may have missed, for the display to offer); empty otherwise."""
+    unseen: Unseen | None = None
 
     def hand_json(self) -> dict[str, Any]:
         """Just the keys ``tilescore score --json`` accepts."""
@@ -74,4 +89,7 @@ class Reading:
         }
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.hand_json(), "problems": [p.message for p in self.problems]}
+        out = {**self.hand_json(), "problems": [p.message for p in self.problems]}
+        if self.unseen is not None:
+            out["unseen"] = self.unseen.to_json()
+        return out

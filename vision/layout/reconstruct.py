@@ -14,7 +14,7 @@ from vision.layout.geometry import Frame, measure
 from vision.layout.melds import MeldGuess, claimed_from, type_meld
 from vision.layout.overlaps import Overlap, find_overlaps
 from vision.layout.problems import Problem
-from vision.layout.reading import Group, MeldReading, Reading, compact
+from vision.layout.reading import Group, MeldReading, Reading, Unseen, compact
 from vision.layout.rows import Run, chain_rows, split_groups
 from vision.layout.sizes import expected_size
 from vision.layout.tiles import LayoutTile, TileLike, from_detections
@@ -52,6 +52,8 @@ def reconstruct(
     frame = measure(flat)
     rows = [split_groups(row, frame, i) for i, row in enumerate(chain_rows(flat, frame))]
     assignment = assign(rows, frame)
+    if _short(assignment, variant):
+        assignment = assign(rows, frame, mend_gaps=True)
     found += assignment.problems
 
     stacked, loose_problems = _attach(assignment, overlaps)
@@ -60,25 +62,37 @@ def reconstruct(
 
     hand = [t.code or "" for t in assignment.concealed]
     win = assignment.win.code if assignment.win is not None else None
+    meld_readings = [m[0] for m in melds]
+    row = [t for t in assignment.concealed if t is not assignment.win]
+    # A hand a tile short: where in the row the missed tile lay, when a gap says so.
+    one_short = _shortfall(hand, len(melds), variant) == 1
+    place = missing_place(row, assignment.frame) if one_short else None
     would_win: tuple[str, ...] = ()  # a hand a tile short: the tiles that would make it win
+    taken: str | None = None
     if wins is not None:
-        completion = _complete(assignment, [m[0] for m in melds], flowers, wins)
+        completion = _complete(assignment, meld_readings, flowers, wins)
         if completion is not None:
             hand = list(completion.codes)
             win = _win_code(assignment, completion.codes)
             found += [problems.substituted(t, used, "winning hand") for t, used in completion.swaps]
-        else:
-            # A hand a tile short: the one tile that wins, else the one that fits the gap.
-            would_win = _missing(hand, win, [m[0] for m in melds], flowers, variant, wins)
-            in_the_gap = _fitting_the_gap(assignment, would_win) if len(would_win) > 1 else ()
+        elif one_short:
+            # The one tile that wins, else the one that fits the gap.
+            would_win = _missing(hand, win, meld_readings, flowers, wins)
+            in_the_gap = (
+                fitting([t.code or "" for t in row], place, would_win)
+                if place is not None and len(would_win) > 1
+                else ()
+            )
             choice = would_win if len(would_win) == 1 else in_the_gap
             if len(choice) == 1:
-                hand.append(choice[0])
+                taken = choice[0]
+                hand.append(taken)
                 size = len(hand) + 3 * len(melds)
-                found.append(problems.unseen(choice[0], size, in_the_gap=choice is in_the_gap))
+                found.append(problems.unseen(taken, size, in_the_gap=choice is in_the_gap))
                 would_win = ()  # taken: nothing left to look for
             elif in_the_gap:
                 would_win = in_the_gap  # the fewer to look for
+    unseen = None if place is None else Unseen(_between(row[place - 1], row[place]), taken)
     groups = [
         Group(
             "concealed",
@@ -103,7 +117,16 @@ def reconstruct(
         assignment.frame.along,
         variant,
         would_win,
+        unseen,
     )
+
+
+def _short(assignment: Assignment, variant: str | None) -> bool:
+    """Whether the hand as assigned has fewer tiles than its variant's hand: then a tile was
+    missed, and its gap may have cut the row."""
+    codes = [t.code or "" for t in assignment.concealed]
+    melds = sum(len(run) // 3 for run in assignment.meld_runs)  # a run may hold several
+    return (_shortfall(codes, melds, variant) or 0) > 0
 
 
 def _complete(
@@ -116,28 +139,33 @@ def _complete(
     return complete(assignment.concealed, hand_wins)
 
 
+def _shortfall(codes: Sequence[str], melds: int, variant: str | None) -> int | None:
+    """How many tiles concealed ``codes`` and ``melds`` melds (three each) lack of the
+    variant's hand; None where its size is unknown."""
+    expected = expected_size(variant, codes)
+    return None if expected is None else expected - (len(codes) + 3 * melds)
+
+
 def _missing(
     hand: list[str],
     win: str | None,
     melds: list[MeldReading],
     flowers: Sequence[LayoutTile],
-    variant: str | None,
     wins: Callable[[Mapping[str, Any]], bool],
 ) -> tuple[str, ...]:
     """For a hand one tile short of its size, the tiles that would make it a winning hand
-    (``complete.tiles_that_win``); nothing for a hand of any other size."""
-    expected = expected_size(variant, hand)
-    if expected is None or expected - (len(hand) + 3 * len(melds)) != 1:
-        return ()
+    (``complete.tiles_that_win``)."""
     return tiles_that_win(tuple(hand), _hand_wins(melds, flowers, wins, lambda codes: win))
 
 
-def _fitting_the_gap(assignment: Assignment, would_win: tuple[str, ...]) -> tuple[str, ...]:
-    """Of the tiles that would make a hand a tile short win, those that fit the one gap in a
-    sorted row (``vision.layout.gap``); none where the row says nothing."""
-    row = [t for t in assignment.concealed if t is not assignment.win]
-    place = missing_place(row, assignment.frame)
-    return () if place is None else fitting([t.code or "" for t in row], place, would_win)
+def _between(before: LayoutTile, after: LayoutTile) -> tuple[float, float, float, float]:
+    """The box midway between two tiles' boxes: where a tile lay in the gap between them."""
+    return (
+        (before.box[0] + after.box[0]) / 2,
+        (before.box[1] + after.box[1]) / 2,
+        (before.box[2] + after.box[2]) / 2,
+        (before.box[3] + after.box[3]) / 2,
+    )
 
 
 def _hand_wins(
@@ -274,14 +302,15 @@ def _finish(
     direction: tuple[float, float],
     variant: str | None,
     would_win: Sequence[str] = (),
+    unseen: Unseen | None = None,
 ) -> Reading:
     if flowers:
         groups = [*groups, Group("flowers", tuple(t.index for t in flowers), "flowers")]
-    expected = expected_size(variant, hand)
-    size = len(hand) + 3 * len(melds)
-    if expected is not None and size != expected and hand:
+    shortfall = _shortfall(hand, len(melds), variant)
+    if shortfall and hand:
+        size = len(hand) + 3 * len(melds)
         has_kong = any("kong" in m.type for m in melds)
-        found.append(problems.count(expected, size, has_kong, would_win))
+        found.append(problems.count(size + shortfall, size, has_kong, would_win))
     return Reading(
         hand=hand,
         win_tile=win,
@@ -291,6 +320,7 @@ def _finish(
         groups=tuple(groups),
         direction=direction,
         would_win=problems.worth_naming(would_win),
+        unseen=unseen,
     )
 
 

@@ -310,6 +310,7 @@ function renderHand(hand) {
     svg.appendChild(rect); svg.appendChild(label);
   });
   const reading = hand.reading || {};
+  if (reading.unseen) drawUnseen(svg, reading.unseen);
   const melds = (reading.melds || []).map(meldOf).map((m) => `${m.type}:${m.tiles}`);
   $("#reading").textContent =
     `${reading.hand || ""}  +${reading.win_tile || "?"}  ${melds.join(" ")}  ${reading.flowers || ""}`;
@@ -359,6 +360,21 @@ function renderHand(hand) {
   });
   renderGroups(hand);
   buildPicker();
+}
+
+// Where a tile the camera missed lay (reading.unseen: the gap it left in the row), with the
+// tile taken for it, so the player looks there and checks.
+function drawUnseen(svg, unseen) {
+  const [x1, y1, x2, y2] = unseen.box;
+  const rect = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+  rect.setAttribute("x", x1); rect.setAttribute("y", y1);
+  rect.setAttribute("width", x2 - x1); rect.setAttribute("height", y2 - y1);
+  rect.classList.add("unseen");
+  const label = document.createElementNS("http://www.w3.org/2000/svg", "text");
+  label.setAttribute("x", x1); label.setAttribute("y", Math.max(y1 - 6, 30));
+  label.classList.add("unseen");
+  label.textContent = `${unseen.code || ""}?`;
+  svg.appendChild(rect); svg.appendChild(label);
 }
 
 // A hand a tile short that a few tiles would make win (reading.would_win): the camera may have

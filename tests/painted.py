@@ -1,0 +1,25 @@
+"""The shipped pinghu example photo with one tile painted over in the table's colour: a tile the
+detector cannot find, on a real photo the real models read."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import cv2
+import numpy as np
+
+from tests.cli_run import REPO
+
+PHOTOS = REPO / "examples" / "photos"
+
+
+def pinghu_without(position: int) -> tuple[np.ndarray, dict[str, Any]]:
+    """The photo with its labelled tile at ``position`` painted out, and that tile's label."""
+    image = cv2.imread(str(PHOTOS / "taiwan-pinghu.jpg"))
+    tile = json.loads((PHOTOS / "taiwan-pinghu.json").read_text())["tiles"][position]
+    x1, y1, x2, y2 = (int(round(v)) for v in tile["box"])
+    # The table's colour: the median of strips just above and below the tile.
+    ring = np.concatenate([image[y1 - 16 : y1 - 6, x1:x2], image[y2 + 6 : y2 + 16, x1:x2]])
+    image[y1 - 6 : y2 + 6, x1 - 6 : x2 + 6] = np.median(ring.reshape(-1, 3), axis=0)
+    return image, tile
