@@ -2,7 +2,7 @@
 
 from scoring.hand_json import score_json, wins_under
 from scoring.notation import parse_tiles
-from tests.layout.test_layout import HAND16, row, same
+from tests.layout.test_layout import HAND16, row, same, turn
 from vision.layout import reconstruct
 from vision.layout.complete import MAX_CHANGES, SUIT_MATES_UP_TO, complete, tiles_that_win
 from vision.layout.tiles import LayoutTile
@@ -165,22 +165,51 @@ def test_a_tile_missed_at_the_end_of_the_row_leaves_no_gap_to_say_which():
     assert reading.unseen is None and "unseen" not in reading.to_json()  # no gap to point at
 
 
-def test_a_lone_tile_a_missed_tile_cut_off_the_row_stays_in_the_row():
-    # The 2m not found leaves the 1m alone before the row, and the 1s (HAND16[14]) not found
-    # leaves the other 1s alone before the winning tile: each is the row's, not a stray tile
-    # (nor the winning tile), so the one tile that wins is found.
-    for missed, taken, gap in ((1, "2m", "after 1m"), (14, "1s", "before 1s")):
-        tiles = [t for i, t in enumerate(winning_row()) if i != missed]
+def test_a_lone_tile_a_missed_tile_cut_off_before_the_winning_tile_stays_in_the_row():
+    # The 1s (HAND16[14]) not found leaves the other 1s alone before the winning tile: it is the
+    # row's, not the winning tile (with the real one a stray), so the one tile that wins is found.
+    tiles = [t for i, t in enumerate(winning_row()) if i != 14]
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert same("".join(reading.hand), "".join(HAND16) + "7p")
+    assert reading.win_tile == "7p"
+    assert [p.message for p in reading.problems] == [
+        "gap inside the concealed row before 1s: read as one row",
+        "17 tiles expected, 16 found: the one not found taken as 1s, the only tile that makes "
+        "a winning hand",
+    ]
+    # Without the rules the hand is still read a tile short, not two.
+    assert len(reconstruct(tiles, "taiwan").hand) == 16
+
+
+def test_a_lone_tile_at_each_end_leaves_the_way_up_unsaid_and_nothing_mended():
+    # The 2m not found leaves the 1m alone before the row, and the 7p lies alone after it:
+    # turned round, the photo would look the same but for the tiles, so either may be the
+    # winning tile. Taking one into the row would choose; the hand is left two short instead.
+    for degrees in (0, 180):
+        tiles = turn([t for i, t in enumerate(winning_row()) if i != 1], degrees)
         reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
-        assert same("".join(reading.hand), "".join(HAND16) + "7p")
-        assert reading.win_tile == "7p"
-        assert [p.message for p in reading.problems] == [
-            f"gap inside the concealed row {gap}: read as one row",
-            f"17 tiles expected, 16 found: the one not found taken as {taken}, the only tile "
-            "that makes a winning hand",
-        ]
-        # Without the rules the hand is still read a tile short, not two.
-        assert len(reconstruct(tiles, "taiwan").hand) == 16
+        assert len(reading.hand) == 15
+        assert "17 tiles expected, 15 found" in [p.message for p in reading.problems]
+
+
+def test_what_lies_past_the_winning_tile_is_not_taken_into_the_row():
+    # A tile missed in the row (the 5m) and a stray past the winning tile: the winning tile
+    # stays the winning tile, and the stray a stray.
+    tiles = row([*HAND16, "7p", "9s"], gap_before={16: 40, 17: 62})
+    del tiles[4]
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert reading.win_tile == "7p"
+    assert same("".join(reading.hand), "".join(HAND16) + "7p")
+    # A claimed chi past the winning tile, its middle tile missed: its ends stay out of the row.
+    codes = [tile.code for tile in parse_tiles("456789m234p11s555z123m")]
+    chi = [t for i, t in enumerate(row(codes, gap_before={13: 40, 14: 40})) if i != 15]
+    reading = reconstruct(chi, "taiwan", wins=wins_under(TAIWAN))
+    assert reading.win_tile == "5z"
+    assert not any(p.kind == "unseen" for p in reading.problems)
+    # A kong laid flat between the row and the winning tile, a tile missed: not a row of 17.
+    codes = [tile.code for tile in parse_tiles("123456789m234p1s7777z1s")]
+    kong = [t for i, t in enumerate(row(codes, gap_before={13: 40, 17: 40})) if i != 4]
+    assert len(reconstruct(kong, "taiwan", wins=wins_under(TAIWAN)).hand) < 16
 
 
 def test_a_set_a_missed_tile_cut_off_before_the_winning_tile_stays_in_the_row():
@@ -203,6 +232,14 @@ def test_a_set_a_missed_tile_cut_off_before_the_winning_tile_stays_in_the_row():
     # Further than one missed tile from the row, it is a meld laid apart.
     apart = row(codes, gap_before={12: 124, 15: 40})
     assert [m.type for m in reconstruct(apart, "taiwan").melds] == ["pon"]
+    # Past a gap between two suits it is a meld laid there unturned, as the whole hand reads it.
+    honours = [tile.code for tile in parse_tiles("123456789m234p1s777z1s")]
+    whole = row(honours, gap_before={13: 40, 16: 40})
+    short = [t for i, t in enumerate(whole) if i != 4]
+    for tiles in (whole, short):
+        assert [m.type for m in reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN)).melds] == [
+            "pon"
+        ]
 
 
 def test_a_whole_hand_keeps_a_lone_tile_past_its_winning_tile_apart():

@@ -75,42 +75,47 @@ def _reverse(run: Run) -> Run:
     return replace(run, tiles=tuple(reversed(run.tiles)), along=-run.along, front=-run.front)
 
 
-def _cut_off(before: Run, after: Run, frame: Frame) -> bool:
-    """Whether two groups of a row stand at most one missed tile apart."""
-    return pitches_apart(before.tiles[-1], after.tiles[0], frame) <= ONE_MISSING[1]
-
-
-def _row_tile(run: Run) -> bool:
-    # What the gap of a missed tile may cut off the concealed row's end: a lone tile, or a set
-    # no tile of which lies sideways or face down (those are a claimed meld or a kong).
-    return is_single(run) or (
-        is_meld_like(run) and not any(t.rotated or t.face_down for t in run.tiles)
+def _cut_off(row: Run, run: Run, frame: Frame) -> bool:
+    """Whether ``run`` is what a missed tile's gap cut off the end of the concealed ``row``: at
+    most one missed tile past it, no tile sideways or face down (a claimed meld, a kong), and
+    a lone tile, or a set whose first tile is of the suit of the row's last. Between two suits a
+    player may leave a gap of their own, and a meld laid there unturned is a meld."""
+    last, first = row.tiles[-1], run.tiles[0]
+    if pitches_apart(last, first, frame) > ONE_MISSING[1]:
+        return False
+    if any(t.rotated or t.face_down for t in run.tiles):
+        return False
+    if is_single(run):
+        return True
+    one_suit = (
+        last.tile is not None and first.tile is not None and last.tile.suit == first.tile.suit
     )
+    return is_meld_like(run) and one_suit
 
 
-def _mend_gaps(
-    before: list[Run], segment: list[Run], after: list[Run], frame: Frame
-) -> tuple[list[Run], list[Run], list[Run]]:
-    """The concealed row with what a missed tile's gap cut off its ends put back: before it a
-    lone tile; after it a lone tile or a set with a lone tile past it (the winning tile, apart,
-    where the layout has the melds beyond it)."""
-    while before and is_single(before[-1]) and _cut_off(before[-1], segment[0], frame):
-        before, segment = before[:-1], [before[-1], *segment]
+def _mend_gaps(segment: list[Run], after: list[Run], frame: Frame) -> tuple[list[Run], list[Run]]:
+    """The concealed row with what a missed tile's gap cut off its end put back: a lone tile or
+    a set, when one lone tile lies past it (the winning tile; the layout has melds beyond it).
+
+    Never before the row: a lone tile there with a lone tile at the other end leaves the photo's
+    way up unsaid, and half the time the winning tile would be taken into the row. Nor where
+    more lone tiles follow (the ends of a claimed meld whose middle tile was missed)."""
     while (
         len(after) >= 2
         and is_single(after[1])
-        and _row_tile(after[0])
+        and (len(after) == 2 or not is_single(after[2]))
         and _cut_off(segment[-1], after[0], frame)
     ):
         segment, after = [*segment, after[0]], after[1:]
-    return before, segment, after
+    return segment, after
 
 
 def assign(rows: Sequence[Sequence[Run]], frame: Frame, mend_gaps: bool = False) -> Assignment:
     """Roles for every group of every row (rows hold runs in order along ``frame``).
 
     ``mend_gaps`` (for a hand found short of tiles): what the gap of a tile the detector missed
-    cut off the concealed row's ends is the row's (``_mend_gaps``), not a stray tile or a meld."""
+    cut off the concealed row's end is the row's (``_mend_gaps``), not the winning tile or a
+    meld."""
     found: list[Problem] = []
     runs = [r for row in rows for r in row]
     concealed = pick_concealed(runs)
@@ -130,7 +135,7 @@ def assign(rows: Sequence[Sequence[Run]], frame: Frame, mend_gaps: bool = False)
     before, after = row[:lo], row[hi + 1 :]
     segment = row[lo : hi + 1]
     if mend_gaps:
-        before, segment, after = _mend_gaps(before, segment, after, frame)
+        segment, after = _mend_gaps(segment, after, frame)
     concealed = max(segment, key=len)
     hand = [t for run in segment for t in run.tiles]
     for position, run in enumerate(segment):

@@ -53,7 +53,11 @@ def reconstruct(
     rows = [split_groups(row, frame, i) for i, row in enumerate(chain_rows(flat, frame))]
     assignment = assign(rows, frame)
     if _short(assignment, variant):
-        assignment = assign(rows, frame, mend_gaps=True)
+        mended = assign(rows, frame, mend_gaps=True)
+        # The missed tile is still missing: a mend that leaves the hand whole took in a tile
+        # that is not the row's (a stray past the winning tile, a meld not turned).
+        if _short(mended, variant):
+            assignment = mended
     found += assignment.problems
 
     stacked, loose_problems = _attach(assignment, overlaps)
