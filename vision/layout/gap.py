@@ -38,6 +38,18 @@ def missing_place(row: Sequence[LayoutTile], frame: Frame) -> int | None:
     return places[0] if same_suit else None
 
 
+def missing_box(row: Sequence[LayoutTile], place: int) -> tuple[float, float, float, float]:
+    """Where the tile missing at ``place`` in ``row`` lay (``missing_place``): the box midway
+    between its two neighbours' boxes, in image pixels."""
+    before, after = row[place - 1].box, row[place].box
+    return (
+        (before[0] + after[0]) / 2,
+        (before[1] + after[1]) / 2,
+        (before[2] + after[2]) / 2,
+        (before[3] + after[3]) / 2,
+    )
+
+
 def pitches_apart(before: LayoutTile, after: LayoutTile, frame: Frame) -> float:
     """How far along the row ``after`` lies past ``before``, in pitches near them (touching: 1)."""
     step = frame.project(after)[0] - frame.project(before)[0]

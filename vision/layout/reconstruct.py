@@ -9,7 +9,7 @@ from typing import Any, TypeGuard
 from vision.layout import problems
 from vision.layout.assign import Assignment, assign
 from vision.layout.complete import Completion, complete, tiles_that_win
-from vision.layout.gap import fitting, missing_place
+from vision.layout.gap import fitting, missing_box, missing_place
 from vision.layout.geometry import Frame, measure
 from vision.layout.melds import MeldGuess, claimed_from, type_meld
 from vision.layout.overlaps import Overlap, find_overlaps
@@ -96,7 +96,7 @@ def reconstruct(
                 would_win = ()  # taken: nothing left to look for
             elif in_the_gap:
                 would_win = in_the_gap  # the fewer to look for
-    unseen = None if place is None else Unseen(_between(row[place - 1], row[place]), taken)
+    unseen = None if place is None else Unseen(missing_box(row, place), taken)
     groups = [
         Group(
             "concealed",
@@ -160,16 +160,6 @@ def _missing(
     """For a hand one tile short of its size, the tiles that would make it a winning hand
     (``complete.tiles_that_win``)."""
     return tiles_that_win(tuple(hand), _hand_wins(melds, flowers, wins, lambda codes: win))
-
-
-def _between(before: LayoutTile, after: LayoutTile) -> tuple[float, float, float, float]:
-    """The box midway between two tiles' boxes: where a tile lay in the gap between them."""
-    return (
-        (before.box[0] + after.box[0]) / 2,
-        (before.box[1] + after.box[1]) / 2,
-        (before.box[2] + after.box[2]) / 2,
-        (before.box[3] + after.box[3]) / 2,
-    )
 
 
 def _hand_wins(

@@ -294,20 +294,13 @@ function renderHand(hand) {
   }
   const win = winIndex(hand);
   hand.tiles.forEach((tile, index) => {
-    const [x1, y1, x2, y2] = tile.box;
-    const rect = document.createElementNS("http://www.w3.org/2000/svg", "rect");
-    rect.setAttribute("x", x1); rect.setAttribute("y", y1);
-    rect.setAttribute("width", x2 - x1); rect.setAttribute("height", y2 - y1);
+    const [rect, label] = boxed(svg, tile.box, tile.face_down ? "▮" : (tile.code || "?"));
     rect.setAttribute("stroke", colourOf(tile.code));
     rect.dataset.index = index;
     rect.classList.add("tile-box");
     if (tile.low_confidence) rect.classList.add("low");
     if (index === win) rect.classList.add("win");
-    const label = document.createElementNS("http://www.w3.org/2000/svg", "text");
-    label.setAttribute("x", x1); label.setAttribute("y", Math.max(y1 - 6, 30));
     label.setAttribute("fill", colourOf(tile.code));
-    label.textContent = tile.face_down ? "▮" : (tile.code || "?");
-    svg.appendChild(rect); svg.appendChild(label);
   });
   const reading = hand.reading || {};
   if (reading.unseen) drawUnseen(svg, reading.unseen);
@@ -362,19 +355,23 @@ function renderHand(hand) {
   buildPicker();
 }
 
-// Where a tile the camera missed lay (reading.unseen: the gap it left in the row), with the
-// tile taken for it, so the player looks there and checks.
-function drawUnseen(svg, unseen) {
-  const [x1, y1, x2, y2] = unseen.box;
+// A box on the photo with its label above it, both added to the overlay.
+function boxed(svg, box, text) {
+  const [x1, y1, x2, y2] = box;
   const rect = document.createElementNS("http://www.w3.org/2000/svg", "rect");
   rect.setAttribute("x", x1); rect.setAttribute("y", y1);
   rect.setAttribute("width", x2 - x1); rect.setAttribute("height", y2 - y1);
-  rect.classList.add("unseen");
   const label = document.createElementNS("http://www.w3.org/2000/svg", "text");
   label.setAttribute("x", x1); label.setAttribute("y", Math.max(y1 - 6, 30));
-  label.classList.add("unseen");
-  label.textContent = `${unseen.code || ""}?`;
+  label.textContent = text;
   svg.appendChild(rect); svg.appendChild(label);
+  return [rect, label];
+}
+
+// Where a tile the camera missed lay (reading.unseen: the gap it left in the row), with the
+// tile taken for it, so the player looks there and checks.
+function drawUnseen(svg, unseen) {
+  for (const part of boxed(svg, unseen.box, `${unseen.code || ""}?`)) part.classList.add("unseen");
 }
 
 // A hand a tile short that a few tiles would make win (reading.would_win): the camera may have
