@@ -181,15 +181,31 @@ def test_a_lone_tile_a_missed_tile_cut_off_before_the_winning_tile_stays_in_the_
     assert len(reconstruct(tiles, "taiwan").hand) == 16
 
 
-def test_a_lone_tile_at_each_end_leaves_the_way_up_unsaid_and_nothing_mended():
+def test_a_lone_tile_at_each_end_of_a_sorted_row_takes_its_way_up_from_the_order():
     # The 2m not found leaves the 1m alone before the row, and the 7p lies alone after it:
-    # turned round, the photo would look the same but for the tiles, so either may be the
-    # winning tile. Taking one into the row would choose; the hand is left two short instead.
-    for degrees in (0, 180):
+    # turned round the layout looks the same, and only the order says the 7p is the winning
+    # tile (1m 3456789m 23456p 11s is sorted, 7p 11s 65432p 9876543m is not).
+    for degrees in (0, 180, -90):
         tiles = turn([t for i, t in enumerate(winning_row()) if i != 1], degrees)
         reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
-        assert len(reading.hand) == 15
-        assert "17 tiles expected, 15 found" in [p.message for p in reading.problems]
+        assert reading.win_tile == "7p"
+        assert same("".join(reading.hand), "".join(HAND16) + "7p")
+        assert reading.problems[-1].message == (
+            "17 tiles expected, 16 found: the one not found taken as 2m, the only tile that "
+            "makes a winning hand"
+        )
+        assert reading.unseen is not None and reading.unseen.code == "2m"
+
+
+def test_a_lone_tile_at_each_end_of_an_unsorted_row_leaves_the_way_up_unsaid():
+    # The same with the row out of order (its 3m and 4m swapped): either end may hold the
+    # winning tile, and taking one into the row would choose; the hand is left two short.
+    laid = winning_row()
+    laid[2], laid[3] = {**laid[2], "code": "4m"}, {**laid[3], "code": "3m"}
+    tiles = [t for i, t in enumerate(laid) if i != 1]
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert len(reading.hand) == 15
+    assert "17 tiles expected, 15 found" in [p.message for p in reading.problems]
 
 
 def test_what_lies_past_the_winning_tile_is_not_taken_into_the_row():

@@ -101,6 +101,15 @@ def test_winning_tile_not_apart_is_reported_and_last_tile_used():
     assert "winning tile not set apart: last tile used (7p)" in out["problems"]
 
 
+@pytest.mark.parametrize("degrees", [0, 90, 135, 180, -90])
+def test_a_sorted_row_says_its_way_up_when_the_winning_tile_touches_it(degrees):
+    # Photographed from any side, the row's tiles but the last are in order one way only: the
+    # 7p, out of order at the end, is the winning tile, not the 1m at the other end.
+    out = reconstruct_json(photo(turn(row([*HAND16, "7p"]), degrees)), "taiwan")
+    assert out["win_tile"] == "7p"
+    assert "winning tile not set apart: last tile used (7p)" in out["problems"]
+
+
 def test_melds_to_the_right_with_a_sideways_claimed_tile():
     concealed = ["2p", "3p", "4p", "5p", "6p", "7p", "1s", "1s"]
     tiles = row(

@@ -5,9 +5,11 @@ tile a little apart at its right end, melds further right or in a row in front. 
 upside down, so "right" is worked out from the layout, strongest sign first:
 
 1. a lone tile at exactly one end of the concealed row is the winning tile: that end is right;
-2. more groups on one side of the concealed row: melds lie on the right;
-3. another row of groups: it lies in front (toward the player), which fixes right by handedness;
-4. otherwise the photo is taken to be upright (right is rightward in the image).
+2. the row's tiles but its last (the winning tile, apart or not) are sorted read one way only
+   (each suit together, numbers rising, as most players lay a hand): that way is left to right;
+3. more groups on one side of the concealed row: melds lie on the right;
+4. another row of groups: it lies in front (toward the player), which fixes right by handedness;
+5. otherwise the photo is taken to be upright (right is rightward in the image).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from vision.layout import problems
-from vision.layout.gap import ONE_MISSING, pitches_apart
+from vision.layout.gap import ONE_MISSING, in_order, pitches_apart
 from vision.layout.geometry import Frame
 from vision.layout.melds import type_meld
 from vision.layout.problems import Problem
@@ -51,18 +53,37 @@ def pick_concealed(runs: Sequence[Run]) -> Run:
 
 
 def _flip_needed(
-    before: Sequence[Run], after: Sequence[Run], others: Sequence[Run], front: float
+    before: Sequence[Run],
+    segment: Sequence[Run],
+    after: Sequence[Run],
+    others: Sequence[Run],
+    front: float,
 ) -> bool:
     single_before = bool(before) and is_single(before[-1])
     single_after = bool(after) and is_single(after[0])
     if single_before != single_after:
         return single_before
+    ends = [before[-1]] if single_before else []
+    ends_after = [after[0]] if single_after else []
+    sorted_way = _sorted_way([t for run in [*ends, *segment, *ends_after] for t in run.tiles])
+    if sorted_way is not None:
+        return sorted_way
     if len(before) != len(after):
         return len(before) > len(after)
     melds = [r for r in others if len(r) >= 2]
     if melds:
         return sum(r.front for r in melds) / len(melds) < front
     return False
+
+
+def _sorted_way(tiles: Sequence[LayoutTile]) -> bool | None:
+    """Whether the row reads the other way (True) or this way (False) by its order: most players
+    sort their hand (each suit together, numbers rising, ``gap.in_order``) and lay the winning
+    tile last, so a row whose tiles but the last are sorted one way only reads that way. None
+    when both ways or neither are sorted (a row of one tile repeated, a row not sorted)."""
+    codes = [t.code or "" for t in tiles]
+    this_way, other_way = in_order(codes[:-1]), in_order(codes[::-1][:-1])
+    return None if this_way == other_way else other_way
 
 
 def _extendable(run: Run) -> bool:
@@ -93,13 +114,16 @@ def _cut_off(row: Run, run: Run, frame: Frame) -> bool:
     return is_meld_like(run) and one_suit
 
 
-def _mend_gaps(segment: list[Run], after: list[Run], frame: Frame) -> tuple[list[Run], list[Run]]:
-    """The concealed row with what a missed tile's gap cut off its end put back: a lone tile or
-    a set, when one lone tile lies past it (the winning tile; the layout has melds beyond it).
+def _mend_gaps(
+    before: list[Run], segment: list[Run], after: list[Run], frame: Frame
+) -> tuple[list[Run], list[Run], list[Run]]:
+    """The concealed row with what a missed tile's gap cut off its ends put back.
 
-    Never before the row: a lone tile there with a lone tile at the other end leaves the photo's
-    way up unsaid, and half the time the winning tile would be taken into the row. Nor where
-    more lone tiles follow (the ends of a claimed meld whose middle tile was missed)."""
+    After the row: a lone tile or a set, when one lone tile lies past it (the winning tile; the
+    layout has melds beyond it), but not where more lone tiles follow (the ends of a claimed
+    meld whose middle tile was missed). Before it: a lone tile (the other end then holds a lone
+    tile too) only where it keeps a sorted row in order: only the order says which of the two is
+    the winning tile, and upside down the winning tile would be taken into the row."""
     while (
         len(after) >= 2
         and is_single(after[1])
@@ -107,7 +131,13 @@ def _mend_gaps(segment: list[Run], after: list[Run], frame: Frame) -> tuple[list
         and _cut_off(segment[-1], after[0], frame)
     ):
         segment, after = [*segment, after[0]], after[1:]
-    return segment, after
+    if before and is_single(before[-1]):
+        lone = before[-1].tiles[0]
+        codes = [lone.code or "", *(t.code or "" for run in segment for t in run.tiles)]
+        near = pitches_apart(lone, segment[0].tiles[0], frame) <= ONE_MISSING[1]
+        if near and in_order(codes):
+            before, segment = before[:-1], [before[-1], *segment]
+    return before, segment, after
 
 
 def assign(rows: Sequence[Sequence[Run]], frame: Frame, mend_gaps: bool = False) -> Assignment:
@@ -127,7 +157,7 @@ def assign(rows: Sequence[Sequence[Run]], frame: Frame, mend_gaps: bool = False)
     while hi + 1 < len(row) and _extendable(row[hi + 1]):
         hi += 1
     others = [r for i, rw in enumerate(rows) if i != row_index for r in rw]
-    if _flip_needed(row[:lo], row[hi + 1 :], others, concealed.front):
+    if _flip_needed(row[:lo], row[lo : hi + 1], row[hi + 1 :], others, concealed.front):
         frame = frame.flipped()
         row = [_reverse(r) for r in reversed(row)]
         lo, hi = len(row) - 1 - hi, len(row) - 1 - lo
@@ -135,7 +165,7 @@ def assign(rows: Sequence[Sequence[Run]], frame: Frame, mend_gaps: bool = False)
     before, after = row[:lo], row[hi + 1 :]
     segment = row[lo : hi + 1]
     if mend_gaps:
-        segment, after = _mend_gaps(segment, after, frame)
+        before, segment, after = _mend_gaps(before, segment, after, frame)
     concealed = max(segment, key=len)
     hand = [t for run in segment for t in run.tiles]
     for position, run in enumerate(segment):
