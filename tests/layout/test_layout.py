@@ -110,6 +110,15 @@ def test_a_sorted_row_says_its_way_up_when_the_winning_tile_touches_it(degrees):
     assert "winning tile not set apart: last tile used (7p)" in out["problems"]
 
 
+def test_melds_on_one_side_say_the_way_up_before_the_rows_order():
+    # Sorted high to low (8s8s 876p 222m), its winning 2m touching, melds on the right: the
+    # melds say which end is right; the order, read low to high, would say the other.
+    codes = ["8s", "8s", "8p", "7p", "6p", "2m", "2m", "2m", "7s", "8s", "9s", "7z", "7z", "7z"]
+    out = reconstruct_json(photo(row(codes, gap_before={8: 40, 11: 40})), "taiwan")
+    assert out["win_tile"] == "2m"
+    assert [m["type"] for m in out["melds"]] == ["chi", "pon"]
+
+
 def test_melds_to_the_right_with_a_sideways_claimed_tile():
     concealed = ["2p", "3p", "4p", "5p", "6p", "7p", "1s", "1s"]
     tiles = row(

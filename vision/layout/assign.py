@@ -5,11 +5,15 @@ tile a little apart at its right end, melds further right or in a row in front. 
 upside down, so "right" is worked out from the layout, strongest sign first:
 
 1. a lone tile at exactly one end of the concealed row is the winning tile: that end is right;
-2. the row's tiles but its last (the winning tile, apart or not) are sorted read one way only
-   (each suit together, numbers rising, as most players lay a hand): that way is left to right;
-3. more groups on one side of the concealed row: melds lie on the right;
-4. another row of groups: it lies in front (toward the player), which fixes right by handedness;
+2. more groups on one side of the concealed row: melds lie on the right;
+3. another row of groups: it lies in front (toward the player), which fixes right by handedness;
+4. a row of 8 tiles or more whose tiles but its last (the winning tile, apart or not) are sorted
+   read one way only (each suit together, numbers rising, as most players lay a hand): that way
+   is left to right;
 5. otherwise the photo is taken to be upright (right is rightward in the image).
+
+The order comes after the melds: a player who sorts high to low would be read backwards, and
+a short row may be in order by chance.
 """
 
 from __future__ import annotations
@@ -63,24 +67,29 @@ def _flip_needed(
     single_after = bool(after) and is_single(after[0])
     if single_before != single_after:
         return single_before
-    ends = [before[-1]] if single_before else []
-    ends_after = [after[0]] if single_after else []
-    sorted_way = _sorted_way([t for run in [*ends, *segment, *ends_after] for t in run.tiles])
-    if sorted_way is not None:
-        return sorted_way
     if len(before) != len(after):
         return len(before) > len(after)
     melds = [r for r in others if len(r) >= 2]
     if melds:
         return sum(r.front for r in melds) / len(melds) < front
-    return False
+    ends = [before[-1]] if single_before else []
+    ends_after = [after[0]] if single_after else []
+    return bool(_sorted_way([t for run in [*ends, *segment, *ends_after] for t in run.tiles]))
+
+
+SORTED_AT_LEAST = 8
+"""The fewest tiles a row needs for its order to say which way it reads: a helper's probe found
+12% of unsorted rows of 5 tiles in order one way by chance, 0.6% of 8, none of 11 or more."""
 
 
 def _sorted_way(tiles: Sequence[LayoutTile]) -> bool | None:
     """Whether the row reads the other way (True) or this way (False) by its order: most players
     sort their hand (each suit together, numbers rising, ``gap.in_order``) and lay the winning
     tile last, so a row whose tiles but the last are sorted one way only reads that way. None
-    when both ways or neither are sorted (a row of one tile repeated, a row not sorted)."""
+    when both ways or neither are sorted (a row of one tile repeated, a row not sorted) or the
+    row is too short to tell."""
+    if len(tiles) < SORTED_AT_LEAST:
+        return None
     codes = [t.code or "" for t in tiles]
     this_way, other_way = in_order(codes[:-1]), in_order(codes[::-1][:-1])
     return None if this_way == other_way else other_way
