@@ -131,8 +131,9 @@ def _mend_gaps(
     After the row: a lone tile or a set, when one lone tile lies past it (the winning tile; the
     layout has melds beyond it), but not where more lone tiles follow (the ends of a claimed
     meld whose middle tile was missed). Before it: a lone tile (the other end then holds a lone
-    tile too) only where it keeps a sorted row in order: only the order says which of the two is
-    the winning tile, and upside down the winning tile would be taken into the row."""
+    tile too, so which is the winning tile rests on the weaker signs) only where it keeps the
+    row in order: a sorted row read the wrong way round is not in order, and the winning tile
+    would be taken into it."""
     while (
         len(after) >= 2
         and is_single(after[1])
