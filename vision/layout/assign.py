@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from vision.layout import problems
-from vision.layout.gap import ONE_MISSING, in_order, pitches_apart
+from vision.layout.gap import ONE_MISSING, in_order, one_suit, pitches_apart
 from vision.layout.geometry import Frame
 from vision.layout.melds import type_meld
 from vision.layout.problems import Problem
@@ -115,12 +115,7 @@ def _cut_off(row: Run, run: Run, frame: Frame) -> bool:
         return False
     if any(t.rotated or t.face_down for t in run.tiles):
         return False
-    if is_single(run):
-        return True
-    one_suit = (
-        last.tile is not None and first.tile is not None and last.tile.suit == first.tile.suit
-    )
-    return is_meld_like(run) and one_suit
+    return is_single(run) or (is_meld_like(run) and one_suit(last, first))
 
 
 def _mend_gaps(

@@ -33,9 +33,13 @@ def missing_place(row: Sequence[LayoutTile], frame: Frame) -> int | None:
     ]
     if len(places) != 1:
         return None
-    left, right = row[places[0] - 1].tile, row[places[0]].tile
-    same_suit = left is not None and right is not None and left.suit == right.suit
-    return places[0] if same_suit else None
+    return places[0] if one_suit(row[places[0] - 1], row[places[0]]) else None
+
+
+def one_suit(left: LayoutTile, right: LayoutTile) -> bool:
+    """Whether two tiles either side of a gap are of one suit: a gap between two suits may be
+    the player's own, not a missed tile's."""
+    return left.tile is not None and right.tile is not None and left.tile.suit == right.tile.suit
 
 
 def missing_box(row: Sequence[LayoutTile], place: int) -> tuple[float, float, float, float]:
