@@ -3,6 +3,7 @@
 Also writes a screenshot of each screen to docs/images/ (set TILESCORE_SCREENSHOTS=1).
 """
 
+import contextlib
 import os
 import re
 import shutil
@@ -422,19 +423,30 @@ def test_a_riichi_limit_hand_names_the_player_liable_for_it(server, browser):
         assert b'"pao"' not in answer.read()
 
 
-def test_a_tile_the_camera_missed_is_added_with_one_tap(tmp_path, browser):
-    # The pinghu example with its 1m painted over in the table's colour: the models find 16
-    # tiles, and 1m, 4m or 7m would make the hand win.
+@contextlib.contextmanager
+def _scored_without(tmp_path, browser, position):
+    """The app scoring the pinghu example with its tile at ``position`` painted over in the
+    table's colour (the models do not find it): the page, Score tapped, and that tile's label."""
     from tests.painted import pinghu_without
 
-    image, one_m = pinghu_without(0)
-    assert one_m["code"] == "1m"
+    image, tile = pinghu_without(position)
     process, url, _, _ = _serve(tmp_path, _camera_of(tmp_path, image, "hand.jpg"))
     try:
         page = _page(browser, viewport={"width": 1280, "height": 800})
         page.goto(url)
         page.wait_for_selector("#next-hand:has-text('Next hand')")
         page.click("#score-button")
+        yield page, tile
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_a_tile_the_camera_missed_is_added_with_one_tap(tmp_path, browser):
+    # The pinghu example with its 1m painted out: the models find 16 tiles, and 1m, 4m or 7m
+    # would make the hand win.
+    with _scored_without(tmp_path, browser, 0) as (page, one_m):
+        assert one_m["code"] == "1m"
         page.wait_for_selector("#result.active #overlay rect")
         assert "1m or 4m or 7m would make a winning hand" in page.inner_text("#problems")
         assert [b.get_attribute("data-code") for b in page.query_selector_all("#missing button")] == [
@@ -444,23 +456,12 @@ def test_a_tile_the_camera_missed_is_added_with_one_tap(tmp_path, browser):
         page.wait_for_selector("#missing", state="hidden")
         assert page.inner_text("#reading").startswith("23456789m234567p11s1m +7p")
         assert page.inner_text("#total").endswith("台")
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 def test_the_gap_a_missed_tile_left_is_marked_on_the_photo(tmp_path, browser):
     # The pinghu example with its 5m painted out: the only tile that wins, taken, and the gap
     # between 4m and 6m marked for the player to check.
-    from tests.painted import pinghu_without
-
-    image, five = pinghu_without(4)
-    process, url, _, _ = _serve(tmp_path, _camera_of(tmp_path, image, "hand.jpg"))
-    try:
-        page = _page(browser, viewport={"width": 1280, "height": 800})
-        page.goto(url)
-        page.wait_for_selector("#next-hand:has-text('Next hand')")
-        page.click("#score-button")
+    with _scored_without(tmp_path, browser, 4) as (page, five):
         page.wait_for_selector("#result.active #overlay rect.unseen")
         assert page.text_content("#overlay text.unseen") == "5m?"
         x = float(page.get_attribute("#overlay rect.unseen", "x"))
@@ -472,6 +473,3 @@ def test_the_gap_a_missed_tile_left_is_marked_on_the_photo(tmp_path, browser):
         page.click("#save-reading")
         page.wait_for_selector("#overlay rect.unseen", state="detached")
         assert page.inner_text("#total").endswith("台")
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
