@@ -196,6 +196,7 @@ def test_finetune_keeps_a_better_current_model_and_records_both_scores(
     before = digest(models)
     arguments = ["train", "classifier", "--from", labels, "--models", models, "--data", synth]
     arguments += ["--per-class", "4", "--epochs", "1", "--imgsz", "32", "--batch", "16", "--json"]
+    arguments += ["--lr0", "0.0004"]
 
     assert main([str(a) for a in arguments]) == 0
 
@@ -234,6 +235,7 @@ def test_finetune_keeps_a_better_current_model_and_records_both_scores(
     assert meta["fine_tune"]["candidate"] == report["candidate"]
     assert meta["metrics"]["held_out_labels"] == report["candidate"]
     assert meta["training"]["started_from"] == str(models / "tile-classifier.pt")
+    assert meta["training"]["lr0"] == 0.0004  # --lr0 reaches the fine-tune
     assert meta["min_read_confidence"] == 0.2  # read as the current one is
     assert {c["name"] for c in meta["classes"]} == set(CLASSIFIER_NAMES)
 

@@ -336,6 +336,7 @@ def _finetune(args: argparse.Namespace) -> int:
         per_class=args.per_class,
         epochs=args.epochs or 3,
         imgsz=args.imgsz,
+        lr0=args.lr0,
         batch=args.batch or 32,
         device=args.device,
         seed=args.seed,

@@ -544,6 +544,7 @@ class FineTuneSettings:
     per_class: int = 20
     epochs: int = 3
     imgsz: int | None = None  # default: the current classifier's input size
+    lr0: float | None = None  # default: the classifier's training rate (vision/training/train.py)
     batch: int = 32
     device: str = "cpu"
     seed: int = 0
@@ -693,6 +694,7 @@ def _train(
         batch=settings.batch,
         device=settings.device,
         start_from=checkpoint,
+        lr0=settings.lr0,
         workers=settings.workers,
     )
     with chatter_to_stderr():
