@@ -1,5 +1,5 @@
-"""The shipped pinghu example photo with one tile painted over in the table's colour: a tile the
-detector cannot find, on a real photo the real models read."""
+"""A shipped example photo with one tile painted over in the table's colour: a tile the detector
+cannot find, on a real photo the real models read."""
 
 from __future__ import annotations
 
@@ -15,9 +15,16 @@ PHOTOS = REPO / "examples" / "photos"
 
 
 def pinghu_without(position: int) -> tuple[np.ndarray, dict[str, Any]]:
-    """The photo with its labelled tile at ``position`` painted out, and that tile's label."""
-    image = cv2.imread(str(PHOTOS / "taiwan-pinghu.jpg"))
-    tile = json.loads((PHOTOS / "taiwan-pinghu.json").read_text())["tiles"][position]
+    """The pinghu photo (a closed hand) with its labelled tile at ``position`` painted out, and
+    that tile's label."""
+    return painted_out("taiwan-pinghu", position)
+
+
+def painted_out(name: str, position: int) -> tuple[np.ndarray, dict[str, Any]]:
+    """Example photo ``name`` with its labelled tile at ``position`` painted out, and that
+    tile's label."""
+    image = cv2.imread(str(PHOTOS / f"{name}.jpg"))
+    tile = json.loads((PHOTOS / f"{name}.json").read_text())["tiles"][position]
     x1, y1, x2, y2 = (int(round(v)) for v in tile["box"])
     # The table's colour: the median of strips just above and below the tile.
     ring = np.concatenate([image[y1 - 16 : y1 - 6, x1:x2], image[y2 + 6 : y2 + 16, x1:x2]])

@@ -1,5 +1,6 @@
 """A tile the detector missed, on a real photo: ``tilescore score PHOTO`` takes the one tile that
-wins and points at the gap it left, in its JSON and on the drawing."""
+wins, or the one a broken meld lacks, and points at the gap it left, in its JSON and on the
+drawing."""
 
 import json
 
@@ -7,7 +8,7 @@ import cv2
 import numpy as np
 
 from tests.cli_run import tilescore
-from tests.painted import pinghu_without
+from tests.painted import painted_out, pinghu_without
 from vision.annotate import UNSEEN_COLOUR
 
 
@@ -35,3 +36,27 @@ def test_the_gap_a_missed_tile_left_is_pointed_at_and_drawn(tmp_path):
     drawn = cv2.imread(str(drawing))
     assert _red_share(drawn, unseen["box"]) > 0.3
     assert _red_share(image, unseen["box"]) < 0.05  # the photo had none there
+
+
+def test_the_middle_tile_a_meld_lost_is_taken_and_pointed_at(tmp_path):
+    # The melds photo's chi 6s~ 7s 8s with its 7s painted out: 6s and 8s lie alone, a tile
+    # apart, in a hand three tiles short; they are a chi, and only a 7s lies between them.
+    image, seven = painted_out("taiwan-melds", 12)
+    assert seven["code"] == "7s"
+    photo = tmp_path / "hand.png"
+    cv2.imwrite(str(photo), image)
+    drawing = tmp_path / "drawn.png"
+    run = tilescore("score", photo, "--seat", "E", "--json", "--annotate", drawing)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    reading = out["reading"]
+    assert [m["tiles"] for m in reading["melds"]] == ["777z", "678s", "9999m"]  # as unpainted
+    assert reading["unseen"]["code"] == "7s"
+    width = seven["box"][2] - seven["box"][0]
+    assert all(
+        abs(a - b) < 0.3 * width
+        for a, b in zip(reading["unseen"]["box"], seven["box"], strict=True)
+    )
+    assert not [p for p in out["problems"] if "expected" in p and "taken as 7s" not in p]
+    assert out["result"]["total"] > 0
+    assert _red_share(cv2.imread(str(drawing)), reading["unseen"]["box"]) > 0.3

@@ -37,9 +37,16 @@ class Assignment:
     concealed: tuple[LayoutTile, ...]
     win: LayoutTile | None
     meld_runs: tuple[Run, ...]
-    loose: tuple[LayoutTile, ...]
-    """Lone tiles away from the concealed row: the fourth tile of an added kong, or strays."""
+    lone: tuple[Run, ...]
+    """Groups of one tile away from the concealed row: the fourth tile of an added kong, an end
+    of a meld whose middle tile was missed, or strays."""
+    hand_row: int
+    """The row the concealed tiles lie in."""
     problems: tuple[Problem, ...] = field(default=())
+
+    @property
+    def loose(self) -> tuple[LayoutTile, ...]:
+        return tuple(run.tiles[0] for run in self.lone)
 
 
 def is_meld_like(run: Run) -> bool:
@@ -194,18 +201,18 @@ def assign(rows: Sequence[Sequence[Run]], frame: Frame, mend_gaps: bool = False)
     if win is not None and win not in hand:
         hand.append(win)
 
-    loose: list[LayoutTile] = []
-    meld_runs: list[Run] = []
-    for run in list(before) + list(after) + others:
-        if len(run) == 1:
-            loose.append(run.tiles[0])
-        else:
-            meld_runs.append(run)
-    # Reading order: the hand's own row first, then the rows in front, each along its row.
+    runs_apart = [*before, *after, *others]
+    lone = tuple(run for run in runs_apart if len(run) == 1)
+    meld_runs = in_reading_order([run for run in runs_apart if len(run) > 1], concealed.row)
+    return Assignment(frame, tuple(hand), win, meld_runs, lone, concealed.row, tuple(found))
+
+
+def in_reading_order(runs: Sequence[Run], hand_row: int) -> tuple[Run, ...]:
+    """Melds in reading order: the hand's own row first, then the rows in front, each along
+    its row."""
     fronts: dict[int, list[float]] = {}
-    for run in meld_runs:
+    for run in runs:
         fronts.setdefault(run.row, []).append(run.front)
     row_front = {k: sum(v) / len(v) for k, v in fronts.items()}
-    row_front[concealed.row] = -math.inf
-    meld_runs.sort(key=lambda r: (row_front[r.row], r.along))
-    return Assignment(frame, tuple(hand), win, tuple(meld_runs), tuple(loose), tuple(found))
+    row_front[hand_row] = -math.inf
+    return tuple(sorted(runs, key=lambda r: (row_front[r.row], r.along)))

@@ -133,3 +133,13 @@ def unseen(code: str, expected: int, in_the_gap: bool = False) -> Problem:
         f"{expected} tiles expected, {expected - 1} found: the one not found taken as {code}, "
         f"the only tile that makes a winning hand{where}",
     )
+
+
+def unseen_in_meld(found: Sequence[LayoutTile], code: str, kind: str, expected: int) -> Problem:
+    """A meld a missed tile broke, made whole again with ``code`` (vision/layout/short_melds.py)."""
+    return Problem(
+        "unseen",
+        f"{expected} tiles expected, {expected - 1} found: the one not found taken as {code}, "
+        f"to make a {kind} of {_labels(found)}",
+        tuple(t.index for t in found),
+    )

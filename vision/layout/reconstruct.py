@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, TypeGuard
 
 from vision.layout import problems
-from vision.layout.assign import Assignment, assign
+from vision.layout.assign import Assignment, assign, in_reading_order
 from vision.layout.complete import Completion, complete, tiles_that_win
 from vision.layout.gap import fitting, missing_box, missing_place
 from vision.layout.geometry import Frame, measure
@@ -16,6 +17,7 @@ from vision.layout.overlaps import Overlap, find_overlaps
 from vision.layout.problems import Problem
 from vision.layout.reading import Group, MeldReading, Reading, Unseen, compact
 from vision.layout.rows import Run, chain_rows, split_groups
+from vision.layout.short_melds import ShortMeld, choose, find_short_meld
 from vision.layout.sizes import expected_size
 from vision.layout.tiles import LayoutTile, TileLike, from_detections
 
@@ -60,9 +62,18 @@ def reconstruct(
             assignment = mended
     found += assignment.problems
 
+    # A hand a meld short: the meld a missed tile broke, and the tile taken for it.
+    broken: tuple[ShortMeld, str] | None = None
+    mended_meld = _mend_meld(assignment, overlaps, seat, flowers, variant, wins)
+    if mended_meld is not None:
+        assignment, broken = mended_meld
     stacked, loose_problems = _attach(assignment, overlaps)
-    melds, groups, meld_problems = _type_melds(assignment, stacked, seat)
+    melds, groups, meld_problems = _type_melds(assignment, stacked, seat, broken)
     found += meld_problems + loose_problems
+    if broken is not None:
+        short, code = broken
+        size = len(assignment.concealed) + 3 * len(melds)
+        found.append(problems.unseen_in_meld(short.found, code, short.kind(code), size))
 
     hand = [t.code or "" for t in assignment.concealed]
     win = assignment.win.code if assignment.win is not None else None
@@ -97,6 +108,8 @@ def reconstruct(
             elif in_the_gap:
                 would_win = in_the_gap  # the fewer to look for
     unseen = None if place is None else Unseen(missing_box(row, place), taken)
+    if broken is not None and broken[0].box is not None:
+        unseen = Unseen(broken[0].box, broken[1])
     groups = [
         Group(
             "concealed",
@@ -131,6 +144,45 @@ def _short(assignment: Assignment, variant: str | None) -> bool:
     codes = [t.code or "" for t in assignment.concealed]
     melds = sum(len(run) // 3 for run in assignment.meld_runs)  # a run may hold several
     return (_shortfall(codes, melds, variant) or 0) > 0
+
+
+def _mend_meld(
+    assignment: Assignment,
+    overlaps: Sequence[Overlap],
+    seat: str | None,
+    flowers: Sequence[LayoutTile],
+    variant: str | None,
+    wins: Callable[[Mapping[str, Any]], bool] | None,
+) -> tuple[Assignment, tuple[ShortMeld, str]] | None:
+    """For a hand one meld short as read, the meld a missed tile broke (``short_melds``): the
+    assignment with its two tiles as one meld group (no longer strays or a meld of 2), and the
+    meld with the tile taken for the missed one. None where no one meld is broken or its missed tile is not known:
+    two a chi missing an end might be, and the rules, given, let both or neither win."""
+    codes = [t.code or "" for t in assignment.concealed]
+    melds = sum(len(run) // 3 for run in assignment.meld_runs)
+    if _shortfall(codes, melds, variant) != 3:
+        return None
+    short = find_short_meld(assignment.lone, assignment.meld_runs, assignment.frame)
+    if short is None:
+        return None
+    runs = [r for r in assignment.meld_runs if r is not short.run]
+    rest = replace(
+        assignment,
+        lone=tuple(r for r in assignment.lone if r.tiles[0] not in short.found),
+        meld_runs=in_reading_order([*runs, short.run], assignment.hand_row),
+    )
+    hand_wins = None
+    if wins is not None:
+        without = replace(rest, meld_runs=tuple(runs))
+        others = [m[0] for m in _type_melds(without, _attach(without, overlaps)[0], seat)[0]]
+        win = assignment.win.code if assignment.win is not None else None
+
+        def hand_wins(code: str) -> bool:
+            melds = [*others, short.reading(code, seat)]
+            return _hand_wins(melds, flowers, wins, lambda _: win)(tuple(codes))
+
+    taken = choose(short, hand_wins)
+    return None if taken is None else (rest, (short, taken))
 
 
 def _complete(
@@ -235,12 +287,22 @@ def _pon_near(
 
 
 def _type_melds(
-    assignment: Assignment, stacked: Mapping[int, LayoutTile], seat: str | None
+    assignment: Assignment,
+    stacked: Mapping[int, LayoutTile],
+    seat: str | None,
+    broken: tuple[ShortMeld, str] | None = None,
 ) -> tuple[list[tuple[MeldReading, tuple[LayoutTile, ...]]], list[Group], list[Problem]]:
+    """Each meld group's meld; ``broken`` (``_mend_meld``) is the group of two that is a meld a
+    missed tile broke, with the tile taken for the missed one."""
     melds: list[tuple[MeldReading, tuple[LayoutTile, ...]]] = []
     groups: list[Group] = []
     found: list[Problem] = []
     for i, run in enumerate(assignment.meld_runs):
+        if broken is not None and run is broken[0].run:
+            reading = broken[0].reading(broken[1], seat)
+            melds.append((reading, run.tiles))
+            groups.append(Group("meld", tuple(t.index for t in run.tiles), str(reading)))
+            continue
         extra = stacked.get(i)
         tiles = run.tiles + ((extra,) if extra is not None else ())
         if len(tiles) < 3:

@@ -1,0 +1,100 @@
+"""A meld a missed tile broke: its two tiles found say what it was, and the hand is whole again."""
+
+import pytest
+
+from scoring.hand_json import wins_under
+from scoring.notation import parse_tiles
+from tests.layout.test_complete import TAIWAN
+from tests.layout.test_layout import row, same, turn
+from vision.layout import reconstruct
+
+# 456789m 234p 11s 55z, winning 5z apart, then a chi 123m laid apart: a winning Taiwan hand.
+CODES = [tile.code for tile in parse_tiles("456789m234p11s555z123m")]
+GAPS = {13: 40, 14: 40}
+CHI = (14, 15, 16)
+
+
+def laid(without, codes=CODES, gaps=GAPS, rotated=()):
+    return [t for i, t in enumerate(row(codes, gap_before=gaps, rotated=rotated)) if i != without]
+
+
+def test_a_missed_middle_tile_is_the_one_between_the_two_ends():
+    tiles = laid(without=15)
+    for rules in ({}, {"wins": wins_under(TAIWAN)}):
+        reading = reconstruct(tiles, "taiwan", **rules)
+        assert same("".join(reading.hand), "456789m234p11s555z")
+        assert [(m.type, m.tiles) for m in reading.melds] == [("chi", ("1m", "2m", "3m"))]
+        assert [p.message for p in reading.problems] == [
+            "17 tiles expected, 16 found: the one not found taken as 2m, to make a chi of 1m 3m"
+        ]
+        assert reading.unseen is not None and reading.unseen.code == "2m"
+    # The box lies where the 2m lay, between the two ends it is the size of.
+    missed = row(CODES, gap_before=GAPS)[15]["box"]
+    assert reading.unseen.box == pytest.approx(missed, abs=2)
+    # The problem points at the two ends.
+    ones = [i for i, t in enumerate(tiles) if t["code"] in ("1m", "3m")][-2:]
+    assert reading.problems[0].tiles == tuple(ones)
+
+
+@pytest.mark.parametrize("degrees", [0, 90, 180, -60])
+def test_a_missed_middle_is_found_at_any_angle_and_beside_a_sideways_tile(degrees):
+    tiles = turn(laid(without=15, rotated={14}), degrees)
+    reading = reconstruct(tiles, "taiwan", seat="E")
+    assert reading.win_tile == "5z"
+    assert [m.to_json() for m in reading.melds] == [{"type": "chi", "tiles": "123m", "from": "N"}]
+    # The sideways 1m is longer along the row: the box sits in the gap, upright.
+    full = turn(row(CODES, gap_before=GAPS, rotated={14}), degrees)[15]["box"]
+    assert reading.unseen.box == pytest.approx(full, abs=10)
+
+
+def test_a_pon_missing_its_middle_or_an_end():
+    codes = [tile.code for tile in parse_tiles("456789m234p11s555z777z")]
+    middle = laid(without=15, codes=codes)
+    reading = reconstruct(middle, "taiwan")
+    assert [m.to_json() for m in reading.melds] == [{"type": "pon", "tiles": "777z"}]
+    end = laid(without=16, codes=codes)
+    reading = reconstruct(end, "taiwan")
+    assert [m.to_json() for m in reading.melds] == [{"type": "pon", "tiles": "777z"}]
+    assert reading.unseen is None  # which end is not shown
+    assert reading.problems[0].kind == "unseen"
+
+
+def test_a_chi_missing_an_end_takes_the_only_tile_that_fits_or_wins():
+    # 1m 2m: only 3m makes a chi of them.
+    reading = reconstruct(laid(without=16), "taiwan")
+    assert [m.to_json() for m in reading.melds] == [{"type": "chi", "tiles": "123m"}]
+    # 2m 3m: 1m or 4m. Both win this hand, so neither is taken and the meld stays short.
+    both = laid(without=14)
+    for rules in ({}, {"wins": wins_under(TAIWAN)}):
+        reading = reconstruct(both, "taiwan", **rules)
+        assert reading.melds == ()
+        assert [p.kind for p in reading.problems] == ["short_meld", "count"]
+    # 4m 5m beside four 3m in the row: a fifth 3m is no tile, so 6m is taken by the rules.
+    codes = [tile.code for tile in parse_tiles("123333m789p234p11s456m")]
+    four = laid(without=16, codes=codes, gaps={13: 40, 14: 40})
+    reading = reconstruct(four, "taiwan", wins=wins_under(TAIWAN))
+    assert [m.to_json() for m in reading.melds] == [{"type": "chi", "tiles": "456m"}]
+    assert reconstruct(four, "taiwan").melds == ()
+
+
+def test_tiles_that_make_no_meld_or_a_whole_hand_stay_strays():
+    # Honours make no chi: 1z and 3z a tile apart are two strays.
+    codes = [tile.code for tile in parse_tiles("456789m234p11s555z123z")]
+    reading = reconstruct(laid(without=15, codes=codes), "taiwan")
+    assert reading.melds == ()
+    assert {p.kind for p in reading.problems} == {"stray", "count"}
+    # A whole hand: two alike strays a tile apart past it are strays, not a meld.
+    whole = row([*CODES[:17], "9p", "9p"], gap_before={13: 40, 14: 40, 17: 40, 18: 62})
+    reading = reconstruct(whole, "taiwan")
+    assert [m.tiles for m in reading.melds] == [("1m", "2m", "3m")]
+    assert [p.kind for p in reading.problems] == ["stray", "stray"]
+
+
+def test_two_broken_melds_say_nothing():
+    # Two melds each lost a tile: the hand is six short, and neither is guessed.
+    codes = [tile.code for tile in parse_tiles("456789m11s555z123m234p")]
+    tiles = row(codes, gap_before={10: 40, 11: 40, 14: 40})
+    tiles = [t for i, t in enumerate(tiles) if i not in (12, 15)]
+    reading = reconstruct(tiles, "taiwan")
+    assert reading.melds == ()
+    assert reading.unseen is None

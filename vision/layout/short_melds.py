@@ -1,0 +1,161 @@
+"""A meld one tile short: the detector missed one of its tiles.
+
+A meld lies apart from the concealed row, so a missed tile in it does not leave a gap in the
+row (``vision.layout.gap``) but breaks the meld: a missed middle tile leaves its two ends lying
+alone, one tile's width apart (each read as a stray), and a missed end leaves two tiles (read as
+a meld of 2). Either way the hand is a meld's three tiles short as read. Where exactly one such
+broken meld lies in a hand that short, the tiles found say what it was: two alike make a pon of
+them, two of one suit a chi; the missed tile is the one that completes it, and where a missed
+middle leaves one tile possible (between 4s and 6s only a 5s), or the table's rules let only
+one of the possible tiles win, that tile is taken.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from scoring.tiles import Tile
+from vision.layout.gap import ONE_MISSING, pitches_apart
+from vision.layout.geometry import Frame
+from vision.layout.melds import claimed_from, type_face_up
+from vision.layout.reading import MeldReading
+from vision.layout.rows import Run
+from vision.layout.tiles import LayoutTile
+
+
+@dataclass(frozen=True)
+class ShortMeld:
+    run: Run
+    """The meld's two tiles the detector found, in reading order, as one group."""
+    middle_missing: bool
+    """The missed tile lay between them (else at one end, which the photo does not show)."""
+
+    @property
+    def found(self) -> tuple[LayoutTile, ...]:
+        return self.run.tiles
+
+    @property
+    def candidates(self) -> tuple[str, ...]:
+        """The tiles the missed one may be: one for a pon or a missed middle, two for a chi
+        missing an end (one at the ends of the suit)."""
+        first, second = (t.tile for t in self.found)
+        assert first is not None and second is not None
+        if first.plain == second.plain:
+            return (first.plain.code,)
+        low, high = sorted((first.plain, second.plain), key=lambda t: t.rank)
+        if self.middle_missing:
+            return (Tile(low.suit, low.rank + 1).code,)
+        return tuple(
+            Tile(low.suit, rank).code for rank in (low.rank - 1, high.rank + 1) if 1 <= rank <= 9
+        )
+
+    @property
+    def box(self) -> tuple[float, float, float, float] | None:
+        """Where the missed tile lay: between the two found (a missed middle), else unknown."""
+        return _between(*self.found) if self.middle_missing else None
+
+    def reading(self, code: str, seat: str | None) -> MeldReading:
+        """The meld with ``code`` for the missed tile: in the middle, or at the end a chi's
+        order puts it (a pon's, the end after the two found)."""
+        tiles = self._with(code)
+        codes = tuple(t.code or "" for t in tiles)
+        # The sideways tile names the seat the meld was claimed from only where its place in
+        # the meld is known: with a missed end, the found tiles' places are not.
+        source = claimed_from(tiles, seat) if self.middle_missing else None
+        return MeldReading(self.kind(code), codes, source)
+
+    def kind(self, code: str) -> str:
+        """``pon`` or ``chi``, with ``code`` for the missed tile."""
+        kind = type_face_up([t.code or "" for t in self._with(code)])
+        assert kind is not None, "a candidate always completes the meld"
+        return kind
+
+    def _with(self, code: str) -> tuple[LayoutTile, ...]:
+        first, second = self.found
+        missed = LayoutTile(-1, code, self.box or first.box)
+        if self.middle_missing:
+            return (first, missed, second)
+        low = min(t.tile.rank for t in self.found if t.tile is not None)
+        below = missed.tile is not None and missed.tile.rank < low
+        return (missed, first, second) if below else (first, second, missed)
+
+
+def find_short_meld(
+    lone: Sequence[Run], meld_runs: Sequence[Run], frame: Frame
+) -> ShortMeld | None:
+    """The one meld a missed tile broke, among the lone tiles and the groups of two that lie
+    apart from the concealed row; None when none or more than one could be."""
+    found: list[ShortMeld] = []
+    ends = sorted(lone, key=lambda run: (run.row, run.along))
+    for first, second in itertools.pairwise(ends):
+        a, b = first.tiles[0], second.tiles[0]
+        apart = pitches_apart(a, b, frame)
+        one_missing = first.row == second.row and ONE_MISSING[0] <= apart <= ONE_MISSING[1]
+        if one_missing and _make_a_meld(a, b, middle_missing=True):
+            along, front = (first.along + second.along) / 2, (first.front + second.front) / 2
+            found.append(ShortMeld(Run(first.row, (a, b), along, front), middle_missing=True))
+    for run in meld_runs:
+        if len(run) == 2 and _make_a_meld(run.tiles[0], run.tiles[-1], middle_missing=False):
+            found.append(ShortMeld(run, middle_missing=False))
+    return found[0] if len(found) == 1 else None
+
+
+def choose(short: ShortMeld, wins: Callable[[str], bool] | None) -> str | None:
+    """The tile taken for the missed one: the only candidate, else the only one with which the
+    hand wins (``wins``, the table's rules); None when that leaves several or none."""
+    candidates = short.candidates
+    if len(candidates) == 1:
+        return candidates[0]
+    winning = [c for c in candidates if wins is not None and wins(c)]
+    return winning[0] if len(winning) == 1 else None
+
+
+def _meld_tile(tile: LayoutTile) -> bool:
+    """A face-up mahjong tile that melds: no flower, no xiangqi piece (a hand of pieces has no
+    melds laid apart)."""
+    read = tile.tile
+    return read is not None and not read.is_flower and not read.is_piece
+
+
+def _make_a_meld(first: LayoutTile, second: LayoutTile, middle_missing: bool) -> bool:
+    """Whether two tiles are a pon or chi short of one tile: alike, or of one suit with one
+    rank between them (a missed middle) or next to each other (a missed end)."""
+    if not (_meld_tile(first) and _meld_tile(second)):
+        return False
+    a, b = first.tile, second.tile
+    assert a is not None and b is not None
+    if a.plain == b.plain:
+        return True
+    if not (a.is_suited and b.suit == a.suit):
+        return False
+    return abs(a.rank - b.rank) == (2 if middle_missing else 1)
+
+
+def _between(first: LayoutTile, second: LayoutTile) -> tuple[float, float, float, float]:
+    """The box of a tile lying upright between two tiles of a row, in image pixels: centred
+    midway between their facing edges (a sideways neighbour is longer along the row), the size
+    of an upright neighbour's box (a claimed meld turns one tile only)."""
+    (x1, y1), (x2, y2) = first.centre, second.centre
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    dx, dy = (x2 - x1) / length, (y2 - y1) / length
+
+    def half_along(tile: LayoutTile) -> float:
+        left, top, right, bottom = tile.box
+        return (abs(dx) * (right - left) + abs(dy) * (bottom - top)) / 2
+
+    cx = (x1 + dx * half_along(first) + x2 - dx * half_along(second)) / 2
+    cy = (y1 + dy * half_along(first) + y2 - dy * half_along(second)) / 2
+    upright = [_size(t) for t in (first, second) if not t.rotated] or [
+        _size(t)[::-1] for t in (first, second)
+    ]
+    width = sum(w for w, _ in upright) / len(upright)
+    height = sum(h for _, h in upright) / len(upright)
+    return (cx - width / 2, cy - height / 2, cx + width / 2, cy + height / 2)
+
+
+def _size(tile: LayoutTile) -> tuple[float, float]:
+    left, top, right, bottom = tile.box
+    return (right - left, bottom - top)
