@@ -90,26 +90,64 @@ def winning_hand(rng: random.Random, sets: int, in_order: bool = False) -> list[
             return tiles
 
 
+def hand_with_melds(
+    rng: random.Random, sets: int, melds: int, in_order: bool = False
+) -> tuple[list[str], list[list[str]]]:
+    """A random winning hand as ``winning_hand`` makes one, ``melds`` of its sets claimed: the
+    concealed tiles (the winning tile last) and the melds."""
+    while True:
+        groups: list[list[str]] = []
+        for _ in range(sets):
+            if rng.random() < 0.6:
+                suit, start = rng.choice(SUITS), rng.randint(1, 7)
+                groups.append([f"{start + k}{suit}" for k in range(3)])
+            else:
+                groups.append([_any_tile(rng)] * 3)
+        pair = [_any_tile(rng)] * 2
+        counts = Counter(code for group in [*groups, pair] for code in group)
+        if max(counts.values()) <= 4:
+            concealed = [code for group in groups[melds:] for code in group] + pair
+            rng.shuffle(concealed)
+            if in_order:
+                concealed[:-1] = sorted(
+                    concealed[:-1], key=lambda code: ("mpsz".index(code[1]), code[0])
+                )
+            return concealed, groups[:melds]
+
+
 def _any_tile(rng: random.Random) -> str:
     return rng.choice([f"{n}{s}" for s in SUITS for n in range(1, 10)] + HONOURS)
 
 
 def laid_out(
-    truth: list[str], pool: dict[str, list[Any]], rng: random.Random
+    truth: list[str],
+    pool: dict[str, list[Any]],
+    rng: random.Random,
+    melds: list[list[str]] | None = None,
 ) -> list[dict[str, Any]]:
-    """The hand in a row, the last tile (the winning one) apart, each with a real read."""
+    """The hand in a row, the last tile (the winning one) apart, then each meld apart, each
+    tile with a real read."""
     detections = []
     x = 100.0
-    for position, code in enumerate(truth):
-        if position == len(truth) - 1:
+    groups = [truth[:-1], truth[-1:], *(melds or [])]
+    for number, group in enumerate(groups):
+        if number:
             x += WIN_GAP
-        read = rng.choice(pool[code])
-        if read is not None:
-            detections.append(
-                {**read, "box": [x, 500.0, x + TILE_W, 500.0 + TILE_H], "rotated": False}
-            )
-        x += TILE_W + GAP
+        for code in group:
+            read = rng.choice(pool[code])
+            if read is not None:
+                detections.append(
+                    {**read, "box": [x, 500.0, x + TILE_W, 500.0 + TILE_H], "rotated": False}
+                )
+            x += TILE_W + GAP
     return detections
+
+
+def read_right(reading: Any, truth: list[str], melds: list[list[str]]) -> bool:
+    """Whether a reading is the hand laid down: its concealed tiles, winning tile and melds."""
+    laid = sorted(sorted(meld) for meld in melds)
+    read = sorted(sorted(meld.tiles) for meld in reading.melds)
+    return (sorted(reading.hand), reading.win_tile, read) == (sorted(truth), truth[-1], laid)
 
 
 def main() -> int:
@@ -118,6 +156,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--sorted", action="store_true", help="lay each hand sorted, the winning tile apart"
+    )
+    parser.add_argument(
+        "--melds",
+        type=int,
+        default=0,
+        help="lay this many of each hand's sets as claimed melds, apart past the winning tile",
     )
     parser.add_argument("--models", type=Path, default=ROOT / "models")
     add_photo_arguments(parser)
@@ -139,15 +183,21 @@ def main() -> int:
         wins = wins_under(context)
         right = Counter[str]()
         for _ in range(args.hands):
-            truth = winning_hand(rng, sets, args.sorted)
-            detections = laid_out(truth, pool, rng)
-            expected = (sorted(truth), truth[-1])
+            if args.melds:
+                truth, melds = hand_with_melds(rng, sets, args.melds, args.sorted)
+            else:
+                truth, melds = winning_hand(rng, sets, args.sorted), []
+            detections = laid_out(truth, pool, rng, melds)
             plain = reconstruct(detections, variant)
             completed = reconstruct(detections, variant, wins=wins)
-            right["as read"] += (sorted(plain.hand), plain.win_tile) == expected
-            is_right = (sorted(completed.hand), completed.win_tile) == expected
+            right["as read"] += read_right(plain, truth, melds)
+            is_right = read_right(completed, truth, melds)
             right["completed"] += is_right
-            changed = completed.hand != plain.hand or completed.win_tile != plain.win_tile
+            changed = (completed.hand, completed.win_tile, completed.melds) != (
+                plain.hand,
+                plain.win_tile,
+                plain.melds,
+            )
             right["completed wrong"] += changed and not is_right
             winning = wins(completed.hand_json())
             right["not winning"] += not winning
