@@ -98,3 +98,54 @@ def test_two_broken_melds_say_nothing():
     reading = reconstruct(tiles, "taiwan")
     assert reading.melds == ()
     assert reading.unseen is None
+
+
+def test_a_kong_missing_a_tile_is_not_read_as_a_pon():
+    # 7z 7z past the winning tile, and a third 7z lying beside or on them: a kong (or added
+    # kong) one tile short. Taking a fourth as a pon's third would read a kong as a pon.
+    codes = [tile.code for tile in parse_tiles("456789m234p11s555z777z7z")]
+    beside = laid(without=15, codes=codes, gaps={13: 40, 14: 40, 17: 40})
+    stacked = laid(without=15, codes=codes[:17])
+    x1, y1, x2, y2 = stacked[-1]["box"]
+    stacked.append({**stacked[-1], "box": [x1 + 6, y1 - 10, x2 + 6, y2 - 10]})
+    for tiles in (beside, stacked):
+        reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+        assert reading.melds == ()
+        assert "count" in [p.kind for p in reading.problems]
+
+
+def test_a_doubtful_tile_of_the_meld_leaves_it_broken():
+    # 1m read as 2m, unsure (runner-up 1m): 2m and 3m a tile apart make no meld as read, and
+    # 2m 2m would make a pon: which meld it was is not read.
+    tiles = laid(without=15)
+    tiles[-2] = {
+        **tiles[-2],
+        "confidence": 0.4,
+        "low_confidence": True,
+        "alternatives": [["3m", 0.3]],
+    }
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert reading.melds == ()
+    assert reading.unseen is None
+
+
+def test_given_the_rules_the_hand_must_win_with_the_mended_meld():
+    # The row holds a sure misread (a 2p read as 9s): with the chi made whole the hand does
+    # not win, as read or completed, so the meld stays broken and the count stays said.
+    tiles = laid(without=15)
+    tiles[6] = {**tiles[6], "code": "9s"}
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert reading.melds == ()
+    assert "count" in [p.kind for p in reading.problems]
+    # Without the rules the geometry alone says it.
+    assert [m.tiles for m in reconstruct(tiles, "taiwan").melds] == [("1m", "2m", "3m")]
+
+
+def test_a_group_that_is_no_meld_is_not_counted_as_one():
+    # 4s 5s 7s past the winning tile (no meld) and a pon missing a tile: the hand is six
+    # tiles short as the final count counts it, not three; nothing is taken.
+    codes = [tile.code for tile in parse_tiles("456789m11s555z457s777z")]
+    tiles = row(codes, gap_before={10: 40, 11: 40, 14: 40})[:-1]
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert not [p for p in reading.problems if p.kind == "unseen"]
+    assert "bad_meld" in [p.kind for p in reading.problems]

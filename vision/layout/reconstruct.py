@@ -17,7 +17,7 @@ from vision.layout.overlaps import Overlap, find_overlaps
 from vision.layout.problems import Problem
 from vision.layout.reading import Group, MeldReading, Reading, Unseen, compact
 from vision.layout.rows import Run, chain_rows, split_groups
-from vision.layout.short_melds import ShortMeld, choose, find_short_meld
+from vision.layout.short_melds import ShortMeld, choose, find_short_meld, kong_left
 from vision.layout.sizes import expected_size
 from vision.layout.tiles import LayoutTile, TileLike, from_detections
 
@@ -156,33 +156,38 @@ def _mend_meld(
 ) -> tuple[Assignment, tuple[ShortMeld, str]] | None:
     """For a hand one meld short as read, the meld a missed tile broke (``short_melds``): the
     assignment with its two tiles as one meld group (no longer strays or a meld of 2), and the
-    meld with the tile taken for the missed one. None where no one meld is broken or its missed tile is not known:
-    two a chi missing an end might be, and the rules, given, let both or neither win."""
-    codes = [t.code or "" for t in assignment.concealed]
-    melds = sum(len(run) // 3 for run in assignment.meld_runs)
-    if _shortfall(codes, melds, variant) != 3:
-        return None
+    meld with the tile taken for the missed one.
+
+    None where no one meld is broken, a tile of it is doubtful (another read would make
+    another meld), another tile of a broken pon's kind lies loose (it was a kong), or its missed
+    tile is not known: given the rules, the hand must win with it, as read or completed
+    (``complete``), and only one tile may make it so."""
     short = find_short_meld(assignment.lone, assignment.meld_runs, assignment.frame)
-    if short is None:
+    if short is None or any(t.low_confidence for t in short.found):
         return None
     runs = [r for r in assignment.meld_runs if r is not short.run]
-    rest = replace(
-        assignment,
-        lone=tuple(r for r in assignment.lone if r.tiles[0] not in short.found),
-        meld_runs=in_reading_order([*runs, short.run], assignment.hand_row),
-    )
+    lone = tuple(r for r in assignment.lone if r.tiles[0] not in short.found)
+    rest = replace(assignment, lone=lone, meld_runs=tuple(runs))
+    if kong_left(short, [*rest.loose, *(o.lifted for o in overlaps)]):
+        return None
+    # Counted as the final reading counts: melds typed, a group that is none left out.
+    others = [m[0] for m in _type_melds(rest, _attach(rest, overlaps)[0], seat)[0]]
+    codes = [t.code or "" for t in assignment.concealed]
+    if _shortfall(codes, len(others), variant) != 3:
+        return None
     hand_wins = None
     if wins is not None:
-        without = replace(rest, meld_runs=tuple(runs))
-        others = [m[0] for m in _type_melds(without, _attach(without, overlaps)[0], seat)[0]]
-        win = assignment.win.code if assignment.win is not None else None
 
         def hand_wins(code: str) -> bool:
             melds = [*others, short.reading(code, seat)]
-            return _hand_wins(melds, flowers, wins, lambda _: win)(tuple(codes))
+            check = _hand_wins(melds, flowers, wins, lambda read: _win_code(assignment, read))
+            return check(tuple(codes)) or complete(assignment.concealed, check) is not None
 
     taken = choose(short, hand_wins)
-    return None if taken is None else (rest, (short, taken))
+    if taken is None:
+        return None
+    mended = in_reading_order([*runs, short.run], assignment.hand_row)
+    return replace(rest, meld_runs=mended), (short, taken)
 
 
 def _complete(

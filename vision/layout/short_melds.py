@@ -104,13 +104,20 @@ def find_short_meld(
 
 
 def choose(short: ShortMeld, wins: Callable[[str], bool] | None) -> str | None:
-    """The tile taken for the missed one: the only candidate, else the only one with which the
-    hand wins (``wins``, the table's rules); None when that leaves several or none."""
-    candidates = short.candidates
-    if len(candidates) == 1:
-        return candidates[0]
-    winning = [c for c in candidates if wins is not None and wins(c)]
-    return winning[0] if len(winning) == 1 else None
+    """The tile taken for the missed one: the only candidate, or given the table's rules
+    (``wins``), the only one with which the hand wins; None when that leaves several or none."""
+    candidates = [c for c in short.candidates if wins is None or wins(c)]
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def kong_left(short: ShortMeld, loose: Sequence[LayoutTile]) -> bool:
+    """Whether another tile of a broken pon's kind lies loose: then the meld was a kong missing
+    a tile (a pon, an added kong's fourth tile beside it or on it), and taking a third tile for
+    it would read a kong as a pon."""
+    first, second = (t.tile for t in short.found)
+    if first is None or second is None or first.plain != second.plain:
+        return False
+    return any(t.tile is not None and t.tile.plain == first.plain for t in loose)
 
 
 def _meld_tile(tile: LayoutTile) -> bool:
