@@ -19,21 +19,30 @@ def _red_share(image, box):
     return float(np.mean(np.all(np.abs(edge.astype(int) - UNSEEN_COLOUR) < 60, axis=1)))
 
 
+def _scored(tmp_path, image, seat):
+    """``tilescore score`` of a photo, as JSON, and the drawing ``--annotate`` made of it."""
+    photo, drawing = tmp_path / "hand.png", tmp_path / "drawn.png"
+    cv2.imwrite(str(photo), image)
+    run = tilescore("score", photo, "--seat", seat, "--json", "--annotate", drawing)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout), cv2.imread(str(drawing))
+
+
+def _lies_on(box, tile, share):
+    """Whether every side of ``box`` lies within ``share`` of a tile's width of ``tile``'s."""
+    width = tile["box"][2] - tile["box"][0]
+    return all(abs(a - b) < share * width for a, b in zip(box, tile["box"], strict=True))
+
+
 def test_the_gap_a_missed_tile_left_is_pointed_at_and_drawn(tmp_path):
     image, five = pinghu_without(4)  # 1234m 6789m: only 5m makes the hand win
     assert five["code"] == "5m"
-    photo = tmp_path / "hand.png"
-    cv2.imwrite(str(photo), image)
-    drawing = tmp_path / "drawn.png"
-    run = tilescore("score", photo, "--seat", "S", "--json", "--annotate", drawing)
-    assert run.returncode == 0, run.stderr
-    reading = json.loads(run.stdout)["reading"]
+    out, drawn = _scored(tmp_path, image, "S")
+    reading = out["reading"]
     assert reading["hand"].startswith("123456789m")
     unseen = reading["unseen"]
     assert unseen["code"] == "5m"
-    width = five["box"][2] - five["box"][0]
-    assert all(abs(a - b) < 0.2 * width for a, b in zip(unseen["box"], five["box"], strict=True))
-    drawn = cv2.imread(str(drawing))
+    assert _lies_on(unseen["box"], five, 0.2)
     assert _red_share(drawn, unseen["box"]) > 0.3
     assert _red_share(image, unseen["box"]) < 0.05  # the photo had none there
 
@@ -43,20 +52,11 @@ def test_the_middle_tile_a_meld_lost_is_taken_and_pointed_at(tmp_path):
     # apart, in a hand three tiles short; they are a chi, and only a 7s lies between them.
     image, seven = painted_out("taiwan-melds", 12)
     assert seven["code"] == "7s"
-    photo = tmp_path / "hand.png"
-    cv2.imwrite(str(photo), image)
-    drawing = tmp_path / "drawn.png"
-    run = tilescore("score", photo, "--seat", "E", "--json", "--annotate", drawing)
-    assert run.returncode == 0, run.stderr
-    out = json.loads(run.stdout)
+    out, drawn = _scored(tmp_path, image, "E")
     reading = out["reading"]
     assert [m["tiles"] for m in reading["melds"]] == ["777z", "678s", "9999m"]  # as unpainted
     assert reading["unseen"]["code"] == "7s"
-    width = seven["box"][2] - seven["box"][0]
-    assert all(
-        abs(a - b) < 0.3 * width
-        for a, b in zip(reading["unseen"]["box"], seven["box"], strict=True)
-    )
+    assert _lies_on(reading["unseen"]["box"], seven, 0.3)
     assert not [p for p in out["problems"] if "expected" in p and "taken as 7s" not in p]
     assert out["result"]["total"] > 0
-    assert _red_share(cv2.imread(str(drawing)), reading["unseen"]["box"]) > 0.3
+    assert _red_share(drawn, reading["unseen"]["box"]) > 0.3
