@@ -70,31 +70,12 @@ def real_reads(
     return pool
 
 
-def winning_hand(rng: random.Random, sets: int, in_order: bool = False) -> list[str]:
-    """A random hand of ``sets`` sets (runs or triplets) and a pair, four copies at most; the
-    last tile is the winning one. ``in_order``: the others sorted, as a player lays them."""
-    while True:
-        counts: Counter[str] = Counter()
-        for _ in range(sets):
-            if rng.random() < 0.6:
-                suit, start = rng.choice(SUITS), rng.randint(1, 7)
-                counts.update(f"{start + k}{suit}" for k in range(3))
-            else:
-                counts.update([_any_tile(rng)] * 3)
-        counts.update([_any_tile(rng)] * 2)
-        if max(counts.values()) <= 4:
-            tiles = list(counts.elements())
-            rng.shuffle(tiles)
-            if in_order:
-                tiles[:-1] = sorted(tiles[:-1], key=lambda code: ("mpsz".index(code[1]), code[0]))
-            return tiles
-
-
 def hand_with_melds(
     rng: random.Random, sets: int, melds: int, in_order: bool = False
 ) -> tuple[list[str], list[list[str]]]:
-    """A random winning hand as ``winning_hand`` makes one, ``melds`` of its sets claimed: the
-    concealed tiles (the winning tile last) and the melds."""
+    """A random hand of ``sets`` sets (runs or triplets) and a pair, four copies at most, with
+    ``melds`` of its sets claimed: the concealed tiles, the last one the winning tile (the others
+    sorted with ``in_order``, as a player lays them), and the melds."""
     while True:
         groups: list[list[str]] = []
         for _ in range(sets):
@@ -103,10 +84,9 @@ def hand_with_melds(
                 groups.append([f"{start + k}{suit}" for k in range(3)])
             else:
                 groups.append([_any_tile(rng)] * 3)
-        pair = [_any_tile(rng)] * 2
-        counts = Counter(code for group in [*groups, pair] for code in group)
-        if max(counts.values()) <= 4:
-            concealed = [code for group in groups[melds:] for code in group] + pair
+        groups.append([_any_tile(rng)] * 2)  # the pair
+        if max(Counter(code for group in groups for code in group).values()) <= 4:
+            concealed = list(Counter(code for group in groups[melds:] for code in group).elements())
             rng.shuffle(concealed)
             if in_order:
                 concealed[:-1] = sorted(
@@ -183,10 +163,7 @@ def main() -> int:
         wins = wins_under(context)
         right = Counter[str]()
         for _ in range(args.hands):
-            if args.melds:
-                truth, melds = hand_with_melds(rng, sets, args.melds, args.sorted)
-            else:
-                truth, melds = winning_hand(rng, sets, args.sorted), []
+            truth, melds = hand_with_melds(rng, sets, args.melds, args.sorted)
             detections = laid_out(truth, pool, rng, melds)
             plain = reconstruct(detections, variant)
             completed = reconstruct(detections, variant, wins=wins)

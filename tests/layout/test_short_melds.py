@@ -11,7 +11,6 @@ from vision.layout import reconstruct
 # 456789m 234p 11s 55z, winning 5z apart, then a chi 123m laid apart: a winning Taiwan hand.
 CODES = [tile.code for tile in parse_tiles("456789m234p11s555z123m")]
 GAPS = {13: 40, 14: 40}
-CHI = (14, 15, 16)
 
 
 def laid(without, codes=CODES, gaps=GAPS, rotated=()):

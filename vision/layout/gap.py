@@ -8,6 +8,7 @@ may still say which one it was. Nothing here is guessed for a row that is not in
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from scoring.errors import TilescoreError
@@ -43,15 +44,8 @@ def one_suit(left: LayoutTile, right: LayoutTile) -> bool:
 
 
 def missing_box(row: Sequence[LayoutTile], place: int) -> tuple[float, float, float, float]:
-    """Where the tile missing at ``place`` in ``row`` lay (``missing_place``): the box midway
-    between its two neighbours' boxes, in image pixels."""
-    before, after = row[place - 1].box, row[place].box
-    return (
-        (before[0] + after[0]) / 2,
-        (before[1] + after[1]) / 2,
-        (before[2] + after[2]) / 2,
-        (before[3] + after[3]) / 2,
-    )
+    """Where the tile missing at ``place`` in ``row`` lay (``missing_place``), in image pixels."""
+    return box_between(row[place - 1], row[place])
 
 
 def pitches_apart(before: LayoutTile, after: LayoutTile, frame: Frame) -> float:
@@ -87,3 +81,30 @@ def in_order(codes: Sequence[str]) -> bool:
             return False
         last[suit] = tile.number
     return True
+
+
+def box_between(first: LayoutTile, second: LayoutTile) -> tuple[float, float, float, float]:
+    """The box of a tile lying upright between two tiles of a row, in image pixels: centred
+    midway between their facing edges (a sideways neighbour is longer along the row), the size
+    of an upright neighbour's box (a claimed meld turns one tile only)."""
+    (x1, y1), (x2, y2) = first.centre, second.centre
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    dx, dy = (x2 - x1) / length, (y2 - y1) / length
+
+    def half_along(tile: LayoutTile) -> float:
+        left, top, right, bottom = tile.box
+        return (abs(dx) * (right - left) + abs(dy) * (bottom - top)) / 2
+
+    cx = (x1 + dx * half_along(first) + x2 - dx * half_along(second)) / 2
+    cy = (y1 + dy * half_along(first) + y2 - dy * half_along(second)) / 2
+    upright = [_size(t) for t in (first, second) if not t.rotated] or [
+        _size(t)[::-1] for t in (first, second)
+    ]
+    width = sum(w for w, _ in upright) / len(upright)
+    height = sum(h for _, h in upright) / len(upright)
+    return (cx - width / 2, cy - height / 2, cx + width / 2, cy + height / 2)
+
+
+def _size(tile: LayoutTile) -> tuple[float, float]:
+    left, top, right, bottom = tile.box
+    return (right - left, bottom - top)

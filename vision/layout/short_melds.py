@@ -13,12 +13,11 @@ one of the possible tiles win, that tile is taken.
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from scoring.tiles import Tile
-from vision.layout.gap import ONE_MISSING, pitches_apart
+from vision.layout.gap import ONE_MISSING, box_between, pitches_apart
 from vision.layout.geometry import Frame
 from vision.layout.melds import claimed_from, type_face_up
 from vision.layout.reading import MeldReading
@@ -55,7 +54,7 @@ class ShortMeld:
     @property
     def box(self) -> tuple[float, float, float, float] | None:
         """Where the missed tile lay: between the two found (a missed middle), else unknown."""
-        return _between(*self.found) if self.middle_missing else None
+        return box_between(*self.found) if self.middle_missing else None
 
     def reading(self, code: str, seat: str | None) -> MeldReading:
         """The meld with ``code`` for the missed tile: in the middle, or at the end a chi's
@@ -139,30 +138,3 @@ def _make_a_meld(first: LayoutTile, second: LayoutTile, middle_missing: bool) ->
     if not (a.is_suited and b.suit == a.suit):
         return False
     return abs(a.rank - b.rank) == (2 if middle_missing else 1)
-
-
-def _between(first: LayoutTile, second: LayoutTile) -> tuple[float, float, float, float]:
-    """The box of a tile lying upright between two tiles of a row, in image pixels: centred
-    midway between their facing edges (a sideways neighbour is longer along the row), the size
-    of an upright neighbour's box (a claimed meld turns one tile only)."""
-    (x1, y1), (x2, y2) = first.centre, second.centre
-    length = math.hypot(x2 - x1, y2 - y1) or 1.0
-    dx, dy = (x2 - x1) / length, (y2 - y1) / length
-
-    def half_along(tile: LayoutTile) -> float:
-        left, top, right, bottom = tile.box
-        return (abs(dx) * (right - left) + abs(dy) * (bottom - top)) / 2
-
-    cx = (x1 + dx * half_along(first) + x2 - dx * half_along(second)) / 2
-    cy = (y1 + dy * half_along(first) + y2 - dy * half_along(second)) / 2
-    upright = [_size(t) for t in (first, second) if not t.rotated] or [
-        _size(t)[::-1] for t in (first, second)
-    ]
-    width = sum(w for w, _ in upright) / len(upright)
-    height = sum(h for _, h in upright) / len(upright)
-    return (cx - width / 2, cy - height / 2, cx + width / 2, cy + height / 2)
-
-
-def _size(tile: LayoutTile) -> tuple[float, float]:
-    left, top, right, bottom = tile.box
-    return (right - left, bottom - top)
