@@ -10,10 +10,15 @@ them), or its miss, goes into a pool under the tile it truly is. A random winnin
 five sets and a pair, 17 tiles; riichi: four and a pair, 14, self-drawn) is laid in a row with
 the winning tile apart, and each of its tiles is given a read drawn from its pool: the hand reads
 as this tile set's tiles read. The layout rebuilds it with and without ``wins`` (the scorer's
-"is this a winning hand"), and both are compared with the truth. The last two columns: hands
-that win as read but are not the hand laid down (a misread that still makes a winning hand, scored
-as read), and of them those with no tile flagged, so that the display asks nothing: a wrong score
-nobody checks.
+"is this a winning hand"), and both are compared with the truth. Of the hands left not
+winning, those whose misread the reading names (``would_win_as``: the few reads of one tile that
+would make the hand win, for a person to check), and those it names reads for, none of them the
+misread. The last two columns: hands that win as read but are not the hand laid down (a misread
+that still makes a winning hand, scored as read), and of them those with no tile flagged, so that
+the display asks nothing: a wrong score nobody checks.
+
+Only winning hands are laid down: with ``--melds``, an open riichi hand without a yaku is drawn
+again.
 
 ``--sorted`` lays each hand as most players do, its tiles sorted by suit (萬 筒 索 字) and number,
 the winning tile still apart; without it the row is in random order.
@@ -29,6 +34,7 @@ import argparse
 import random
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +45,7 @@ from benchmarks.threshold_sweep import add_photo_arguments, labelled_photos  # n
 from scoring.hand_json import wins_under  # noqa: E402
 from vision.evaluate import match_photo  # noqa: E402
 from vision.layout import reconstruct  # noqa: E402
+from vision.layout.reading import MeldReading, Reading  # noqa: E402
 from vision.pipeline import load_pipeline  # noqa: E402
 
 SUITS = "mps"
@@ -123,11 +130,41 @@ def laid_out(
     return detections
 
 
+def laid_down(truth: list[str], melds: list[list[str]]) -> dict[str, Any]:
+    """The hand laid down, as the scorer takes it."""
+    return Reading(
+        tuple(truth),
+        truth[-1],
+        tuple(MeldReading(_meld_type(m), tuple(m)) for m in melds),
+        (),
+        problems=(),
+    ).hand_json()
+
+
+def _meld_type(meld: list[str]) -> str:
+    return "pon" if len(set(meld)) == 1 else "chi"
+
+
 def read_right(reading: Any, truth: list[str], melds: list[list[str]]) -> bool:
     """Whether a reading is the hand laid down: its concealed tiles, winning tile and melds."""
     laid = sorted(sorted(meld) for meld in melds)
     read = sorted(sorted(meld.tiles) for meld in reading.melds)
     return (sorted(reading.hand), reading.win_tile, read) == (sorted(truth), truth[-1], laid)
+
+
+def named_right(
+    reading: Any, detections: list[dict[str, Any]], truth: list[str], melds: list[list[str]]
+) -> bool:
+    """Whether one of the reads a hand that does not win names (``would_win_as``) makes it the
+    hand laid down: the misread that explains it."""
+    win_index = next((g.tiles[0] for g in reading.groups if g.role == "win"), None)
+    for index, code in reading.would_win_as:
+        hand = list(reading.hand)
+        hand.remove(detections[index]["code"])
+        win = code if index == win_index else reading.win_tile
+        if read_right(replace(reading, hand=(*hand, code), win_tile=win), truth, melds):
+            return True
+    return False
 
 
 def main() -> int:
@@ -155,15 +192,20 @@ def main() -> int:
     )
     print(
         "| rule set | hands | read right as read | read right, completed "
-        "| completed wrong | left not winning | won as read, wrong | of them, nothing asked |"
+        "| completed wrong | left not winning | of them, the misread named | named, none right "
+        "| won as read, wrong | of them, nothing asked |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for variant, (context, sets) in CONTEXTS.items():
         rng = random.Random(args.seed)
         wins = wins_under(context)
         right = Counter[str]()
         for _ in range(args.hands):
             truth, melds = hand_with_melds(rng, sets, args.melds, args.sorted)
+            while not wins(laid_down(truth, melds)):
+                # Nobody lays down a hand that does not win (an open riichi hand without a yaku):
+                # drawn again. Closed hands always win here, so only --melds draws again.
+                truth, melds = hand_with_melds(rng, sets, args.melds, args.sorted)
             detections = laid_out(truth, pool, rng, melds)
             plain = reconstruct(detections, variant)
             completed = reconstruct(detections, variant, wins=wins)
@@ -178,6 +220,10 @@ def main() -> int:
             right["completed wrong"] += changed and not is_right
             winning = wins(completed.hand_json())
             right["not winning"] += not winning
+            if not winning and completed.would_win_as:
+                named = named_right(completed, detections, truth, melds)
+                right["named"] += named
+                right["named wrong"] += not named
             # A misread that still makes a winning hand is scored as it is; where no tile of it
             # was flagged, nobody is asked: the wrong score nobody checks.
             wrong_win = winning and not changed and not is_right
@@ -187,6 +233,7 @@ def main() -> int:
         print(
             f"| {variant} | {n} | {right['as read'] / n:.1%} | {right['completed'] / n:.1%} "
             f"| {right['completed wrong'] / n:.1%} | {right['not winning'] / n:.1%} "
+            f"| {right['named'] / n:.1%} | {right['named wrong'] / n:.1%} "
             f"| {right['wrong win'] / n:.1%} | {right['silent'] / n:.1%} |"
         )
     return 0

@@ -30,3 +30,15 @@ def painted_out(name: str, position: int) -> tuple[np.ndarray, dict[str, Any]]:
     ring = np.concatenate([image[y1 - 16 : y1 - 6, x1:x2], image[y2 + 6 : y2 + 16, x1:x2]])
     image[y1 - 6 : y2 + 6, x1 - 6 : x2 + 6] = np.median(ring.reshape(-1, 3), axis=0)
     return image, tile
+
+
+def face_copied(name: str, position: int, source: int) -> tuple[np.ndarray, dict[str, Any]]:
+    """Example photo ``name`` with its labelled tile at ``position`` showing the face of the
+    one at ``source`` (the source's box scaled into the tile's): a tile the models read surely
+    as another, and the label of the tile it hides."""
+    image = cv2.imread(str(PHOTOS / f"{name}.jpg"))
+    tiles = json.loads((PHOTOS / f"{name}.json").read_text())["tiles"]
+    x1, y1, x2, y2 = (int(round(v)) for v in tiles[position]["box"])
+    s1, t1, s2, t2 = (int(round(v)) for v in tiles[source]["box"])
+    image[y1:y2, x1:x2] = cv2.resize(image[t1:t2, s1:s2], (x2 - x1, y2 - y1))
+    return image, tiles[position]

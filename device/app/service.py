@@ -121,12 +121,9 @@ def rebuild(
         wins = None  # a context the scorer cannot take completes nothing; scoring says why
     reading = layout(detections, variant, wins=wins)
     kinds = tuple(p.kind for p in reading.problems)
-    # A hand a tile short names the tiles that would win, for the page to offer one tap each.
-    missing = {"would_win": list(reading.would_win)} if reading.would_win else {}
     return {
         **reading.to_json(),
         "groups": [{"role": g.role, "tiles": list(g.tiles)} for g in reading.groups],
-        **missing,
     }, kinds
 
 

@@ -38,6 +38,8 @@ from vision.tile_sets import UNSAID_BACKS, Backs
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
 MAX_JSON_BYTES = 1024 * 1024  # a request body other than a photo: a fix or settings are a few KB
 UPLOAD_TYPES = {"image/jpeg", "image/png", "image/webp", "image/bmp"}
+LAYOUT_ONLY = ("would_win", "would_win_as", "unseen")
+"""Reading keys that hold only for the layout's reading of the tiles (``_fixed_reading``)."""
 STATIC = Path(__file__).parent / "static"
 CAMERA_RETRY_S = 2.0  # a failed camera is opened again at most this often
 PIN_TRIES = 5  # wrong PINs from one address before it must wait
@@ -570,12 +572,13 @@ def create_app(
     ) -> tuple[list[dict[str, Any]] | None, dict[str, Any]]:
         """The tiles (None: unchanged) and the reading after a checked fix."""
         detections, reading = None, dict(hand["reading"])
-        # The tiles that would make a hand a tile short win, and the one taken where it was
-        # missed, hold for the layout's reading under the context it was read with: any other
-        # fix (the rules, who won, the winning tile, the hand typed) leaves them stale, and only
-        # a tile fix reads them again.
-        reading.pop("would_win", None)
-        reading.pop("unseen", None)
+        # The tiles that would make a hand a tile short win, the reads of one tile that would
+        # make a hand of its size win, and the tile taken where one was missed hold for the
+        # layout's reading under the context it was read with: any other fix (the rules, who
+        # won, the winning tile, the hand typed) leaves them stale, and only a tile fix reads
+        # them again.
+        for key in LAYOUT_ONLY:
+            reading.pop(key, None)
         if "tile" in fix:
             detections = service.apply_tile_fix(
                 hand["detections"], fix["tile"], fix.get("code"), fix.get("face_down", False)
@@ -585,7 +588,9 @@ def create_app(
             if fix.get("keep_win", True) and win_before and hand["corrections"]:
                 kept = _keep_manual_win(reading, hand)
                 if kept.get("win_tile") != reading.get("win_tile"):
-                    kept.pop("would_win", None)  # found for the layout's winning tile
+                    # Found for the layout's winning tile.
+                    kept.pop("would_win", None)
+                    kept.pop("would_win_as", None)
                 reading = kept
         if "win_tile" in fix:
             reading["win_tile"] = fix["win_tile"]

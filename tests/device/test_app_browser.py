@@ -429,7 +429,13 @@ def _scored_without(tmp_path, browser, position):
     table's colour (the models do not find it): the page, Score tapped, and that tile's label."""
     from tests.painted import pinghu_without
 
-    image, tile = pinghu_without(position)
+    with _scored(tmp_path, browser, *pinghu_without(position)) as scored:
+        yield scored
+
+
+@contextlib.contextmanager
+def _scored(tmp_path, browser, image, tile):
+    """The app scoring ``image``: the page, Score tapped, and ``tile``."""
     process, url, _, _ = _serve(tmp_path, _camera_of(tmp_path, image, "hand.jpg"))
     try:
         page = _page(browser, viewport={"width": 1280, "height": 800})
@@ -440,6 +446,24 @@ def _scored_without(tmp_path, browser, position):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_a_misread_tile_that_would_make_the_hand_win_is_read_so_with_one_tap(tmp_path, browser):
+    # The pinghu example with its 2m showing the 6p's face: the models read it surely as 6p,
+    # and only that 6p read as 2m makes the hand win.
+    from tests.painted import face_copied
+
+    with _scored(tmp_path, browser, *face_copied("taiwan-pinghu", 1, 13)) as (page, two_m):
+        assert two_m["code"] == "2m"
+        page.wait_for_selector("#result.active #overlay rect")
+        assert page.inner_text("#total") == "not a winning hand"
+        assert "it wins with 6p read as 2m" in page.inner_text("#problems")
+        button = page.query_selector("#misread button")
+        assert button.get_attribute("data-code") == "2m"
+        page.click("#misread button")
+        page.wait_for_selector("#misread", state="hidden")
+        assert page.inner_text("#reading").startswith("123456789m")
+        assert page.inner_text("#total").endswith("台")
 
 
 def test_a_tile_the_camera_missed_is_added_with_one_tap(tmp_path, browser):

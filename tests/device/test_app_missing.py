@@ -1,8 +1,10 @@
 """A hand a tile short in the table app: the tiles that would make it win are offered (reading
-``would_win``), one tap adds the one on the table, and a typed hand takes the offer away."""
+``would_win``), one tap adds the one on the table, and a typed hand takes the offer away. A hand
+of its size that does not win: the reads of one tile that would make it win are offered
+(``would_win_as``), one tap reads the tile so."""
 
 from tests.device.typed_hands import app_reading
-from tests.layout.test_complete import winning_row
+from tests.layout.test_complete import doubtful, winning_row
 
 
 def _short_row():
@@ -61,3 +63,37 @@ def test_the_offer_goes_with_any_fix_but_a_tile_read_again(tmp_path):
                 ).get_json()
                 assert again["reading"]["win_tile"] == "5z"
                 assert "would_win" not in again["reading"]
+
+
+def _misread_row():
+    # The 7m read surely as 9p: only 9p read as 7m makes the hand win.
+    return doubtful(winning_row(), 6, "9p", confidence=0.99)
+
+
+def test_the_read_that_would_win_is_offered_and_one_tap_reads_the_tile_so(tmp_path):
+    with app_reading(tmp_path, reads=_misread_row).test_client() as client:
+        client.post("/api/context", json={"seat_wind": "S", "self_draw": False, "discarder": "E"})
+        hand = client.post("/api/score").get_json()
+        assert hand["result"]["winning"] is False
+        assert hand["reading"]["would_win_as"] == [{"tile": 6, "code": "7m"}]
+        assert "it wins with 9p read as 7m" in hand["reading"]["problems"][0]
+        fixed = client.post(
+            f"/api/hands/{hand['id']}/fix", json={"tile": 6, "code": "7m"}
+        ).get_json()
+        assert fixed["result"]["winning"] is True
+        assert "would_win_as" not in fixed["reading"]
+
+
+def test_the_read_offered_goes_with_any_fix_but_a_tile_read_again(tmp_path):
+    with app_reading(tmp_path, reads=_misread_row).test_client() as client:
+        hand = client.post("/api/score").get_json()
+        assert hand["reading"]["would_win_as"] == [{"tile": 6, "code": "7m"}]
+        changed = {"context": {"self_draw": True, "discarder": None}}
+        rules = client.post(f"/api/hands/{hand['id']}/fix", json=changed).get_json()
+        assert "would_win_as" not in rules["reading"]  # found under the rules it was read with
+        # Another tile read again (the 1m, read as 1m once more): the layout offers it again,
+        # under the hand's rules now.
+        again = client.post(
+            f"/api/hands/{hand['id']}/fix", json={"tile": 0, "code": "1m"}
+        ).get_json()
+        assert again["reading"]["would_win_as"] == [{"tile": 6, "code": "7m"}]

@@ -371,3 +371,79 @@ def test_reconstruct_completes_on_the_command_line_only_when_asked():
     )
     assert unknown.returncode == 2 and unknown.stderr.count("\n") == 1
     assert "unknown variant 'go'" in unknown.stderr
+
+
+def _named(reading):
+    return [(p.message, p.tiles) for p in reading.problems if p.kind == "would_win_as"]
+
+
+def test_a_sure_misread_is_left_as_read_and_the_read_that_would_win_is_named():
+    # The 7m read surely as 9p: never changed, but the one read that makes the hand win is
+    # named for the player to check.
+    tiles = doubtful(winning_row(), 6, "9p", confidence=0.99)
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert "9p" in reading.hand and "7m" not in reading.hand
+    assert _named(reading) == [("not a winning hand as read; it wins with 9p read as 7m", (6,))]
+    assert reading.would_win_as == ((6, "7m"),)
+    fixed = [*reading.hand]
+    fixed[fixed.index("9p")] = "7m"
+    assert score_json({**TAIWAN, **reading.hand_json(), "hand": "".join(fixed)})["winning"]
+    # Without the rules nothing is known to win, so nothing is named.
+    assert reconstruct(tiles, "taiwan").would_win_as == ()
+
+
+def test_the_reads_of_one_tile_are_named_together():
+    # The 4p read surely as 9p: 23p 56p 7p waits on 1p or 4p.
+    tiles = doubtful(winning_row(), 11, "9p", confidence=0.99)
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert _named(reading) == [
+        ("not a winning hand as read; it wins with 9p read as 1p or 4p", (11,))
+    ]
+    assert reading.would_win_as == ((11, "1p"), (11, "4p"))
+
+
+def test_the_winning_tile_misread_is_named_as_the_winning_tile():
+    # The winning 7p read surely as 5z: 23456p waits on 1p, 4p and 7p, and the read changes the
+    # winning tile, so it is tried apart from any 5z in the row.
+    tiles = doubtful(winning_row(), 16, "5z", confidence=0.99)
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert reading.win_tile == "5z"
+    assert _named(reading) == [
+        ("not a winning hand as read; it wins with the winning 5z read as 1p, 4p or 7p", (16,))
+    ]
+
+
+def test_two_tiles_either_of_which_would_win_are_both_named():
+    # The 2m read as 5p (less surely than the real 5p, so it stands for both): 2m again wins,
+    # and so does the 2p read as 2m (1m 2m 3m ... and 345p 56p 7p).
+    tiles = doubtful(winning_row(), 1, "5p", confidence=0.9)
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert _named(reading) == [
+        ("not a winning hand as read; it wins with 5p read as 2m, or 2p read as 2m", (1, 9))
+    ]
+
+
+def test_a_tile_with_copies_is_named_by_its_least_sure_copy():
+    # The 7m read as 5m, less surely than the real 5m: either 5m read as 7m wins, so the one the
+    # classifier was less sure of is the one named.
+    tiles = doubtful(winning_row(), 6, "5m", confidence=0.9)
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert reading.would_win_as == ((6, "7m"),)
+    surer = doubtful(winning_row(), 6, "5m", confidence=0.99)  # the real 5m (0.95) less sure
+    assert reconstruct(surer, "taiwan", wins=wins_under(TAIWAN)).would_win_as == ((4, "7m"),)
+
+
+def test_more_reads_that_would_win_than_a_person_can_check_name_none():
+    # The 5m read surely as 6m: in a hand of 1-9m six reads of one tile win (6m as 5m, 1m as
+    # 6m, 9m as 5m ...): they say little of which tile is wrong.
+    tiles = doubtful(winning_row(), 4, "6m", confidence=0.99)
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert reading.would_win_as == () and _named(reading) == []
+    assert score_json({**TAIWAN, **reading.hand_json()})["winning"] is False
+
+
+def test_a_hand_that_wins_or_is_short_names_no_read():
+    assert reconstruct(winning_row(), "taiwan", wins=wins_under(TAIWAN)).would_win_as == ()
+    short = [t for i, t in enumerate(winning_row()) if i != 0]
+    reading = reconstruct(short, "taiwan", wins=wins_under(TAIWAN))
+    assert reading.would_win_as == () and reading.would_win == ("1m", "4m", "7m")

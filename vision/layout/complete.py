@@ -12,6 +12,11 @@ misreads on the real photos name no runner-up that is right (a 6p read as 7p wit
 guess). Then the hand itself says what the tile is when it can say one thing only: among the
 doubtful tiles (``SUIT_MATES_UP_TO`` at most), exactly one read as exactly one other tile of
 its own suit makes the hand win.
+
+A hand of its size that wins neither way is left as read, since a sure read is never changed (a
+4s with one stick hidden under another tile, read as 3s at 1.0): the reads of one tile as any
+other that would make it win are named instead, when they are few, for a person to check
+(``reads_that_win``).
 """
 
 from __future__ import annotations
@@ -158,6 +163,44 @@ def tiles_that_win(
     that is the tile it missed; where a few do, they are what to look for."""
     kinds = PIECES if holds_pieces(codes) else MAHJONG_TILES
     return tuple(kind.code for kind in kinds if wins((*codes, kind.code)))
+
+
+def reads_that_win(
+    concealed: Sequence[LayoutTile],
+    win: LayoutTile | None,
+    wins: Callable[[tuple[str, ...]], bool],
+    at_most: int,
+) -> tuple[tuple[LayoutTile, str], ...]:
+    """Every read of one concealed tile as another tile that makes ``wins(codes)`` true, least
+    sure tiles first; none when more than ``at_most`` do (then they say little of which tile is
+    wrong). For a hand of its size that wins neither as read nor completed: the misreads that
+    would explain it.
+
+    Copies of one tile make the same hand whichever is read again, so each is tried once,
+    through its least sure copy; the winning tile apart from its copies in the row, since reading
+    it otherwise changes the winning tile too. Any tile, not only a suit mate: on hands built
+    from the real reads (benchmarks/hand_completion.py, --seed 1) nearly two in five of the
+    misreads that one read would mend cross suits (a 1s bird read as 8p, a 9p as 9s).
+    """
+    codes = tuple(tile.code or "" for tile in concealed)
+    kinds = PIECES if holds_pieces(codes) else MAHJONG_TILES
+    stand_ins: dict[tuple[str, bool], int] = {}
+    for position, tile in enumerate(concealed):
+        if tile.tile is None or tile.is_flower:
+            continue
+        key = (codes[position], tile is win)
+        if key not in stand_ins or tile.confidence < concealed[stand_ins[key]].confidence:
+            stand_ins[key] = position
+    found: list[tuple[LayoutTile, str]] = []
+    for position in sorted(stand_ins.values(), key=lambda p: concealed[p].confidence):
+        tile = concealed[position]
+        plain = tile.tile.plain.code if tile.tile is not None else ""
+        for kind in kinds:
+            if kind.code != plain and wins(_read_as(codes, position, kind.code)):
+                found.append((tile, kind.code))
+                if len(found) > at_most:
+                    return ()
+    return tuple(found)
 
 
 def _runner_ups(tile: LayoutTile) -> tuple[str, ...]:

@@ -12,7 +12,8 @@ from vision.layout.tiles import LayoutTile
 class Problem:
     kind: str
     """A stable name for tests and the app: no_tiles, overlap, low_confidence, stray, face_down,
-    win_not_apart, no_win_tile, split_row, bad_meld, short_meld, count, unseen."""
+    win_not_apart, no_win_tile, split_row, bad_meld, short_meld, count, unseen,
+    would_win_as."""
     message: str
     tiles: tuple[int, ...] = ()
     """Indices into the detections, for the display to point at."""
@@ -108,7 +109,8 @@ def bad_meld(tiles: Sequence[LayoutTile]) -> Problem:
 
 
 NAMED_AT_MOST = 4
-"""The most tiles a hand a tile short is said to wait on: beyond, the list says nothing."""
+"""The most tiles a hand a tile short is said to wait on, and the most reads of one tile that
+would make a hand win said to check: beyond, the list says nothing."""
 
 
 def worth_naming(would_win: Sequence[str]) -> tuple[str, ...]:
@@ -143,3 +145,26 @@ def unseen_in_meld(found: Sequence[LayoutTile], code: str, kind: str, expected: 
         f"to make a {kind} of {_labels(found)}",
         tuple(t.index for t in found),
     )
+
+
+def would_win_as(reads: Sequence[tuple[LayoutTile, str]], win: LayoutTile | None) -> Problem:
+    """A hand of its size that does not win, and the few reads of one tile that would make it
+    a winning hand (``complete.reads_that_win``): the tiles to look at first. The winning tile
+    is said to be it: read otherwise, a copy of it in the row makes another hand."""
+    by_tile: dict[LayoutTile, list[str]] = {}
+    for tile, code in reads:
+        by_tile.setdefault(tile, []).append(code)
+    options = ", or ".join(
+        f"{'the winning ' if tile is win else ''}{tile.label} read as {_either(codes)}"
+        for tile, codes in by_tile.items()
+    )
+    return Problem(
+        "would_win_as",
+        f"not a winning hand as read; it wins with {options}",
+        tuple(tile.index for tile in by_tile),
+    )
+
+
+def _either(codes: Sequence[str]) -> str:
+    """``1p``, ``1p or 4p``, ``1p, 4p or 7p``."""
+    return " or ".join(codes) if len(codes) < 3 else f"{', '.join(codes[:-1])} or {codes[-1]}"

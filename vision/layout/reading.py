@@ -78,6 +78,9 @@ class Reading:
     """For a hand a tile short, the few tiles that would make it a winning hand (what the camera
     may have missed, for the display to offer); empty otherwise."""
     unseen: Unseen | None = None
+    would_win_as: tuple[tuple[int, str], ...] = ()
+    """For a hand of its size that does not win, the few reads of one tile (its index into the
+    detections, the tile it would be) that would make it a winning hand; empty otherwise."""
 
     def hand_json(self) -> dict[str, Any]:
         """Just the keys ``tilescore score --json`` accepts."""
@@ -92,4 +95,9 @@ class Reading:
         out = {**self.hand_json(), "problems": [p.message for p in self.problems]}
         if self.unseen is not None:
             out["unseen"] = self.unseen.to_json()
+        # What would make the hand win, for a display to offer one tap each.
+        if self.would_win:
+            out["would_win"] = list(self.would_win)
+        if self.would_win_as:
+            out["would_win_as"] = [{"tile": i, "code": code} for i, code in self.would_win_as]
         return out

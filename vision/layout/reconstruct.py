@@ -9,7 +9,7 @@ from typing import Any, TypeGuard
 
 from vision.layout import problems
 from vision.layout.assign import Assignment, assign, in_reading_order
-from vision.layout.complete import Completion, complete, tiles_that_win
+from vision.layout.complete import complete, reads_that_win, tiles_that_win
 from vision.layout.gap import fitting, missing_box, missing_place
 from vision.layout.geometry import Frame, measure
 from vision.layout.melds import MeldGuess, claimed_from, type_meld
@@ -84,8 +84,12 @@ def reconstruct(
     place = missing_place(row, assignment.frame) if one_short else None
     would_win: tuple[str, ...] = ()  # a hand a tile short: the tiles that would make it win
     taken: str | None = None
+    would_win_as: tuple[tuple[LayoutTile, str], ...] = ()  # a hand of its size, no win
     if wins is not None:
-        completion = _complete(assignment, meld_readings, flowers, wins)
+        hand_wins = _hand_wins(
+            meld_readings, flowers, wins, lambda codes: _win_code(assignment, codes)
+        )
+        completion = complete(assignment.concealed, hand_wins)
         if completion is not None:
             hand = list(completion.codes)
             win = _win_code(assignment, completion.codes)
@@ -107,6 +111,13 @@ def reconstruct(
                 would_win = ()  # taken: nothing left to look for
             elif in_the_gap:
                 would_win = in_the_gap  # the fewer to look for
+        elif _shortfall(hand, len(melds), variant) == 0 and not hand_wins(tuple(hand)):
+            # Left as read: the few reads of one tile that would make it win, to check.
+            would_win_as = reads_that_win(
+                assignment.concealed, assignment.win, hand_wins, problems.NAMED_AT_MOST
+            )
+            if would_win_as:
+                found.append(problems.would_win_as(would_win_as, assignment.win))
     unseen = None if place is None else Unseen(missing_box(row, place), taken)
     if broken is not None and broken[0].box is not None:
         unseen = Unseen(broken[0].box, broken[1])
@@ -135,6 +146,7 @@ def reconstruct(
         variant,
         would_win,
         unseen,
+        would_win_as,
     )
 
 
@@ -188,16 +200,6 @@ def _mend_meld(
         return None
     mended = in_reading_order([*runs, short.run], assignment.hand_row)
     return replace(rest, meld_runs=mended), (short, taken)
-
-
-def _complete(
-    assignment: Assignment,
-    melds: list[MeldReading],
-    flowers: Sequence[LayoutTile],
-    wins: Callable[[Mapping[str, Any]], bool],
-) -> Completion | None:
-    hand_wins = _hand_wins(melds, flowers, wins, lambda codes: _win_code(assignment, codes))
-    return complete(assignment.concealed, hand_wins)
 
 
 def _shortfall(codes: Sequence[str], melds: int, variant: str | None) -> int | None:
@@ -364,6 +366,7 @@ def _finish(
     variant: str | None,
     would_win: Sequence[str] = (),
     unseen: Unseen | None = None,
+    would_win_as: Sequence[tuple[LayoutTile, str]] = (),
 ) -> Reading:
     if flowers:
         groups = [*groups, Group("flowers", tuple(t.index for t in flowers), "flowers")]
@@ -382,6 +385,7 @@ def _finish(
         direction=direction,
         would_win=problems.worth_naming(would_win),
         unseen=unseen,
+        would_win_as=tuple((tile.index, code) for tile, code in would_win_as),
     )
 
 

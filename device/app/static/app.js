@@ -323,6 +323,7 @@ function renderHand(hand) {
     const li = document.createElement("li"); li.textContent = p; list.appendChild(li);
   });
   renderMissing(hand);
+  renderMisread(hand);
   renderHowWon(hand);
   const body = $("#items tbody");
   body.innerHTML = "";
@@ -394,6 +395,32 @@ function renderMissing(hand) {
     button.textContent = tileName(code);
     button.style.borderColor = colourOf(code);
     button.addEventListener("click", () => fix({ hand: `${reading.hand || ""}${code}` }));
+    box.appendChild(button);
+  });
+}
+
+// A hand of its size that does not win, and the few reads of one tile that would make it win
+// (reading.would_win_as): the tiles to look at first; one tap reads that tile so and rescores.
+function renderMisread(hand) {
+  const reading = hand.reading || {};
+  const offered = (hand.result || {}).winning ? [] : reading.would_win_as || [];
+  const box = $("#misread");
+  box.innerHTML = "";
+  box.hidden = !offered.length;
+  if (!offered.length) return;
+  const label = document.createElement("span");
+  label.className = "seg-label";
+  label.textContent = "A tile misread? It wins as:";
+  box.appendChild(label);
+  offered.forEach(({ tile, code }) => {
+    const read = (hand.tiles[tile] || {}).code;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.tile = tile;
+    button.dataset.code = code;
+    button.textContent = `${tileName(read)} → ${tileName(code)}`;
+    button.style.borderColor = colourOf(code);
+    button.addEventListener("click", () => fix({ tile, code }));
     box.appendChild(button);
   });
 }
