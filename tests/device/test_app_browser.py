@@ -460,6 +460,7 @@ def test_a_misread_tile_that_would_make_the_hand_win_is_read_so_with_one_tap(tmp
         assert "it wins with 6p read as 2m" in page.inner_text("#problems")
         button = page.query_selector("#misread button")
         assert button.get_attribute("data-code") == "2m"
+        assert button.inner_text() == "六筒 → 二萬"
         page.click("#misread button")
         page.wait_for_selector("#misread", state="hidden")
         assert page.inner_text("#reading").startswith("123456789m")
