@@ -586,7 +586,7 @@ def create_app(
             win_before = reading.get("win_tile")
             reading = service.reconstruct(detections, context["variant"], context)
             if fix.get("keep_win", True) and win_before and hand["corrections"]:
-                kept = _keep_manual_win(reading, hand)
+                kept = _keep_manual_win(reading, hand, detections)
                 if kept.get("win_tile") != reading.get("win_tile"):
                     # Found for the layout's winning tile.
                     kept.pop("would_win", None)
@@ -606,12 +606,23 @@ def create_app(
             reading = service.join_tiles(reading, fix["join"], fix["meld"])
         return detections, reading
 
-    def _keep_manual_win(reading: dict[str, Any], hand: dict[str, Any]) -> dict[str, Any]:
+    def _keep_manual_win(
+        reading: dict[str, Any], hand: dict[str, Any], detections: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """The reading with the winning tile the player chose. Where they chose it by its box,
+        it is that box's tile as now read (read again since, it is still the winning tile);
+        a box now face down is none, and the layout's winning tile stands."""
         manual = [c for c in hand["corrections"] if "win_tile" in c]
-        if manual:
-            reading = {**reading, "win_tile": manual[-1]["win_tile"]}
-            if isinstance(manual[-1].get("win_index"), int):
-                reading["win_index"] = manual[-1]["win_index"]
+        if not manual:
+            return reading
+        win_tile, win_index = manual[-1]["win_tile"], manual[-1].get("win_index")
+        if isinstance(win_index, int) and 0 <= win_index < len(detections):
+            win_tile = detections[win_index].get("code")
+            if win_tile is None:
+                return reading
+        reading = {**reading, "win_tile": win_tile}
+        if isinstance(win_index, int):
+            reading["win_index"] = win_index
         return reading
 
     def _save_label(hand_id: int, hand: dict[str, Any], detections: list[dict[str, Any]]) -> None:

@@ -97,3 +97,20 @@ def test_the_read_offered_goes_with_any_fix_but_a_tile_read_again(tmp_path):
             f"/api/hands/{hand['id']}/fix", json={"tile": 0, "code": "1m"}
         ).get_json()
         assert again["reading"]["would_win_as"] == [{"tile": 6, "code": "7m"}]
+
+
+def test_the_winning_tile_the_player_chose_read_again_stays_the_winning_tile(tmp_path):
+    # The player marks the winning 7p (tile 16) as the winning tile, then reads it again as 4p:
+    # it is still the winning tile, now a 4p (23456p 4p: 234p 456p), not the 7p it was.
+    with app_reading(tmp_path, reads=winning_row).test_client() as client:
+        client.post("/api/context", json={"seat_wind": "S", "self_draw": False, "discarder": "E"})
+        hand = client.post("/api/score").get_json()
+        url = f"/api/hands/{hand['id']}/fix"
+        marked = client.post(url, json={"win_tile": "7p", "win_index": 16}).get_json()
+        assert marked["reading"]["win_tile"] == "7p"
+        again = client.post(url, json={"tile": 16, "code": "4p"}).get_json()
+        assert again["reading"]["win_tile"] == "4p" and again["reading"]["win_index"] == 16
+        assert again["result"]["winning"] is True
+        # Another tile read again keeps the player's winning tile as it is.
+        other = client.post(url, json={"tile": 0, "code": "1m"}).get_json()
+        assert other["reading"]["win_tile"] == "4p" and other["reading"]["win_index"] == 16

@@ -447,3 +447,30 @@ def test_a_hand_that_wins_or_is_short_names_no_read():
     short = [t for i, t in enumerate(winning_row()) if i != 0]
     reading = reconstruct(short, "taiwan", wins=wins_under(TAIWAN))
     assert reading.would_win_as == () and reading.would_win == ("1m", "4m", "7m")
+
+
+RIICHI = {"variant": "riichi", "seat_wind": "S", "self_draw": True}
+
+
+def _riichi_row(codes, rules=None):
+    """A riichi hand (tile codes) laid in a row, its last tile apart as the winning tile."""
+    tiles = row(codes, gap_before={len(codes) - 1: 40})
+    return tiles, wins_under({**RIICHI, **({"rules": rules} if rules else {})})
+
+
+def test_a_red_five_under_rules_without_them_is_named_read_as_its_five():
+    # 234m 34p and a red 5p, 567s 111z, 5p pair: riichi without red fives takes no hand that
+    # holds one, so the red five read as a plain 5p is one of the reads that win.
+    tiles, wins = _riichi_row([t.code for t in parse_tiles("234m340p567s111z55p")])
+    reading = reconstruct(tiles, "riichi", wins=wins)
+    assert (5, "5p") in reading.would_win_as
+
+
+def test_a_red_five_and_a_plain_one_read_as_the_same_tile_are_named_once():
+    # With red fives on, the 0p and a 5p read as 1s make the same hand: said once.
+    codes = [t.code for t in parse_tiles("3s7p0p5p8p5p4s5p4s4s1s0s6p4s")]
+    tiles, wins = _riichi_row(codes, {"red_fives": True})
+    reading = reconstruct(tiles, "riichi", wins=wins)
+    reads = [(codes[i], code) for i, code in reading.would_win_as]
+    assert reads.count(("0p", "1s")) + reads.count(("5p", "1s")) == 1
+    assert ("8p", "1s") in reads
