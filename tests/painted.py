@@ -42,3 +42,14 @@ def face_copied(name: str, position: int, source: int) -> tuple[np.ndarray, dict
     s1, t1, s2, t2 = (int(round(v)) for v in tiles[source]["box"])
     image[y1:y2, x1:x2] = cv2.resize(image[t1:t2, s1:s2], (x2 - x1, y2 - y1))
     return image, tiles[position]
+
+
+def face_added(name: str, source: int, at: tuple[int, int]) -> tuple[np.ndarray, dict[str, Any]]:
+    """Example photo ``name`` with a copy of its labelled tile at ``source`` laid with its top
+    left corner at ``at`` (a tile where the photo has none), and that copy's label."""
+    image = cv2.imread(str(PHOTOS / f"{name}.jpg"))
+    tile = json.loads((PHOTOS / f"{name}.json").read_text())["tiles"][source]
+    s1, t1, s2, t2 = (int(round(v)) for v in tile["box"])
+    x, y = at
+    image[y : y + t2 - t1, x : x + s2 - s1] = image[t1:t2, s1:s2]
+    return image, {**tile, "box": [x, y, x + s2 - s1, y + t2 - t1]}

@@ -20,6 +20,7 @@ FIX_KEYS = (
     "tile",
     "code",
     "face_down",
+    "not_a_tile",
     "keep_win",
     "win_tile",
     "win_index",
@@ -34,6 +35,7 @@ FIX_KEYS = (
 FIX_PARTS = {
     "code": "tile",
     "face_down": "tile",
+    "not_a_tile": "tile",
     "keep_win": "tile",
     "win_index": "win_tile",
     "meld": "join",
@@ -86,15 +88,19 @@ def check_fix(given: Any, tiles: int) -> dict[str, Any]:
 
 
 def _tile_fix(given: dict[str, Any], tiles: int) -> dict[str, Any]:
-    """A tile read again: its number, and its code, or face down (a back has no code)."""
+    """A tile read again: its number, and its code, or face down (a back has no code), or no
+    tile at all (a box on a key or a cap)."""
     fix: dict[str, Any] = {"tile": _tile_number("tile", given["tile"], tiles)}
-    for key in ("face_down", "keep_win"):
+    for key in ("face_down", "not_a_tile", "keep_win"):
         if key in given:
             fix[key] = _flag(given, key)
     code = given.get("code")
-    if fix.get("face_down"):
+    if fix.get("face_down") and fix.get("not_a_tile"):
+        raise TilescoreError("a box is face down or not a tile, not both")
+    if fix.get("face_down") or fix.get("not_a_tile"):
         if code is not None:
-            raise TilescoreError(f"a face-down tile has no code, got {shown(code)}")
+            what = "a face-down tile" if fix.get("face_down") else "a box with no tile"
+            raise TilescoreError(f"{what} has no code, got {shown(code)}")
     else:
         fix["code"] = _tile_code("code", code)
     return fix

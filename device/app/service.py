@@ -21,6 +21,7 @@ from scoring.errors import TilescoreError, shown
 from scoring.hand_json import parse_meld, score_json, wins_under
 from scoring.notation import format_tiles, parse_tiles
 from scoring.tiles import tile_from_code
+from vision.labels import IGNORED_CODE
 from vision.tile_sets import UNSAID_BACKS, Backs
 
 
@@ -181,13 +182,21 @@ def _seats_by_wind(context: Mapping[str, Any]) -> bool:
 
 
 def apply_tile_fix(
-    detections: list[dict[str, Any]], index: int, code: str | None, face_down: bool = False
+    detections: list[dict[str, Any]],
+    index: int,
+    code: str | None,
+    face_down: bool = False,
+    not_a_tile: bool = False,
 ) -> list[dict[str, Any]]:
-    """A tile read again by a person: its code (validated) or face-down; confidence becomes 1."""
+    """A tile read again by a person: its code (validated), face-down, or no tile at all (the
+    box stays, as the labels' "other", so the photo's boxes keep their numbers and a second tap
+    can read it as a tile after all); confidence becomes 1."""
     if not 0 <= index < len(detections):
         raise TilescoreError(f"no tile number {index} in this photo")
     if code is not None:
         code = tile_from_code(code).code
+    if not_a_tile:
+        code, face_down = IGNORED_CODE, False
     fixed = [dict(d) for d in detections]
     fixed[index].update(
         code=None if face_down else code,

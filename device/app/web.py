@@ -33,6 +33,7 @@ from device.store import SEATS, Store
 from scoring import strict_json
 from scoring.errors import TilescoreError
 from scoring.tiles import ALL_TILES
+from vision.labels import IGNORED_CODE
 from vision.tile_sets import UNSAID_BACKS, Backs
 
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
@@ -258,6 +259,7 @@ def create_app(
             network_url=state.network_url if local else None,
             disk_free_mb=_disk_free_mb(data_dir),
             tiles=[{"code": t.code, "name": t.name} for t in ALL_TILES],
+            not_a_tile=IGNORED_CODE,  # the code a box a person said holds no tile carries
             variants=service.variants_json(),
         )
 
@@ -581,7 +583,11 @@ def create_app(
             reading.pop(key, None)
         if "tile" in fix:
             detections = service.apply_tile_fix(
-                hand["detections"], fix["tile"], fix.get("code"), fix.get("face_down", False)
+                hand["detections"],
+                fix["tile"],
+                fix.get("code"),
+                fix.get("face_down", False),
+                fix.get("not_a_tile", False),
             )
             win_before = reading.get("win_tile")
             reading = service.reconstruct(detections, context["variant"], context)

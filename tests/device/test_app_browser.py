@@ -467,6 +467,31 @@ def test_a_misread_tile_that_would_make_the_hand_win_is_read_so_with_one_tap(tmp
         assert page.inner_text("#total").endswith("台")
 
 
+def test_a_box_that_holds_no_tile_is_set_aside_with_one_tap(tmp_path, browser):
+    # The pinghu example with a copy of its 6p lying above the row: a stray that is no tile of
+    # the hand (as a key or a coin read as one would be). Not a tile sets it aside: the problem
+    # goes, the box stays on the photo, greyed, and the score does not change.
+    from tests.painted import face_added
+
+    with _scored(tmp_path, browser, *face_added("taiwan-pinghu", 13, (700, 350))) as (page, _):
+        page.wait_for_selector("#result.active #overlay rect")
+        assert "tile 6p lies apart from the hand" in page.inner_text("#problems")
+        total = page.inner_text("#total")
+        assert total.endswith("台")
+        page.click("#overlay rect.tile-box[data-index='1']")
+        page.wait_for_selector("#picker[open]")
+        page.click("#pick-no-tile")
+        page.wait_for_selector("#overlay rect.no-tile")
+        assert "lies apart" not in page.inner_text("#problems")
+        assert page.inner_text("#total") == total
+        assert page.text_content("#overlay text:nth-of-type(2)") == "✕"
+        # Tapped again, the picker says so and can read it as a tile after all.
+        page.click("#overlay rect.no-tile")
+        page.wait_for_selector("#picker[open]")
+        assert page.inner_text("#picker-title").startswith("Read as no tile")
+        assert page.is_disabled("#pick-no-tile") and page.is_disabled("#pick-win")
+
+
 def test_a_tile_the_camera_missed_is_added_with_one_tap(tmp_path, browser):
     # The pinghu example with its 1m painted out: the models find 16 tiles, and 1m, 4m or 7m
     # would make the hand win.

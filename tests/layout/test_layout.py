@@ -192,3 +192,14 @@ def test_reconstruct_and_score_chain_through_the_cli():
     )
     result = json.loads(score.stdout)
     assert result["winning"] and result["total"] == 3  # 平胡 2 + 門清 1
+
+
+def test_a_box_said_to_hold_no_tile_is_set_aside_and_an_unknown_code_is_said():
+    # "other" (the labels' code for a box a person said holds no tile: a key, a cap) is left out
+    # without a word, where a tile would be a stray; any other unknown code is named.
+    tiles = row([*HAND16, "7p"], gap_before={16: 40})
+    key = {"code": "other", "box": [400.0, 200.0, 460.0, 280.0]}
+    reading = reconstruct_json({"tiles": [*tiles, key]}, "taiwan")
+    assert len(parse_tiles(reading["hand"])) == 17 and reading["problems"] == []
+    typo = reconstruct_json({"tiles": [*tiles, {**key, "code": "zz"}]}, "taiwan")
+    assert typo["problems"] == ["unknown tile code 'zz': not counted"]

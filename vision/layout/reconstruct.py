@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeGuard
 
+from vision.labels import IGNORED_CODE
 from vision.layout import problems
 from vision.layout.assign import Assignment, assign, in_reading_order
 from vision.layout.complete import complete, reads_that_win, tiles_that_win
@@ -40,6 +41,8 @@ def reconstruct(
     items = list(detections)
     tiles = items if _all_layout(items) else from_detections(items)
     found: list[Problem] = []
+    # A box a person said holds no tile (the labels' "other") is set aside without a word.
+    tiles = [t for t in tiles if t.code != IGNORED_CODE]
     unreadable = [t for t in tiles if not t.face_down and t.tile is None]
     found += [problems.unreadable(t) for t in unreadable]
     tiles = [t for t in tiles if t not in unreadable]

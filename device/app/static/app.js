@@ -8,6 +8,7 @@ const SUIT_COLOURS = { m: "#ff5a5a", p: "#4aa3ff", s: "#3ddc84", z: "#f2b134", f
   b: "#dddddd", r: "#ff8c42" };
 
 let tiles = [];          // every tile the scorer knows: {code, name}
+let notATile = "other";  // the code of a box a person said holds no tile (the server says)
 let variants = {};       // rule set -> {title, unit, events: [{code, name}], pieces, flowers, pao}
 let context = {};        // the remembered table context (the next hand's)
 let currentHand = null;  // the hand on the Result screen
@@ -69,6 +70,7 @@ async function loadStatus() {
     const status = await api("/api/status");
     const first = !tiles.length;
     tiles = status.tiles;
+    notATile = status.not_a_tile || notATile;
     variants = status.variants;
     cameraProblem = status.camera_error;
     statusProblems = [status.model_error, status.context_error];
@@ -294,13 +296,15 @@ function renderHand(hand) {
   }
   const win = winIndex(hand);
   hand.tiles.forEach((tile, index) => {
-    const [rect, label] = boxed(svg, tile.box, tile.face_down ? "▮" : (tile.code || "?"));
-    rect.setAttribute("stroke", colourOf(tile.code));
+    const none = tile.code === notATile;  // said to hold no tile: kept, greyed, tappable again
+    const [rect, label] = boxed(svg, tile.box, tile.face_down ? "▮" : none ? "✕" : (tile.code || "?"));
+    rect.setAttribute("stroke", none ? "#bbbbbb" : colourOf(tile.code));
     rect.dataset.index = index;
     rect.classList.add("tile-box");
+    if (none) rect.classList.add("no-tile");
     if (tile.low_confidence) rect.classList.add("low");
     if (index === win) rect.classList.add("win");
-    label.setAttribute("fill", colourOf(tile.code));
+    label.setAttribute("fill", none ? "#bbbbbb" : colourOf(tile.code));
   });
   const reading = hand.reading || {};
   if (reading.unseen) drawUnseen(svg, reading.unseen);
@@ -567,9 +571,11 @@ function buildPicker() {
 function openPicker(index) {
   pickedTile = index;
   const tile = currentHand.tiles[index] || {};
-  const read = tile.face_down ? "face down" : tile.code ? `${tileName(tile.code)} (${tile.code})` : "unreadable";
+  const none = tile.code === notATile;
+  const read = tile.face_down ? "face down" : none ? "no tile" : tile.code ? `${tileName(tile.code)} (${tile.code})` : "unreadable";
   $("#picker-title").textContent = `Read as ${read}: which tile is it?`;
-  $("#pick-win").disabled = !tile.code;
+  $("#pick-win").disabled = !tile.code || none;
+  $("#pick-no-tile").disabled = none;
   $("#picker").showModal();
 }
 
@@ -796,6 +802,7 @@ function init() {
   $("#next-hand").addEventListener("click", () => show("context"));
   $("#upload").addEventListener("change", (e) => e.target.files[0] && uploadPhoto(e.target.files[0]));
   $("#pick-face-down").addEventListener("click", (e) => { e.preventDefault(); fixTile({ face_down: true }); });
+  $("#pick-no-tile").addEventListener("click", (e) => { e.preventDefault(); fixTile({ not_a_tile: true }); });
   $("#pick-win").addEventListener("click", (e) => {
     e.preventDefault();
     const tile = currentHand.tiles[pickedTile];

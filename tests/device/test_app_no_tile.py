@@ -1,0 +1,40 @@
+"""A box the models read as a tile that holds none (a key, a cap, a coin): one tap on **Not a
+tile** sets it aside, the hand is read and scored without it, the label kept for training calls
+it "other", and a second tap can still read it as a tile."""
+
+import json
+
+from tests.device.typed_hands import app_reading
+from tests.layout.test_complete import winning_row
+
+
+def _with_a_key_in_the_row():
+    # 123456789m 23456p 11s + 7p, and a keycap read as 5z lying in the row after the 1s.
+    tiles = winning_row()
+    key = {**tiles[15], "code": "5z", "confidence": 0.4}
+    key["box"] = [key["box"][0] + 62, key["box"][1], key["box"][2] + 62, key["box"][3]]
+    tiles[16]["box"] = [v + (62 if i % 2 == 0 else 0) for i, v in enumerate(tiles[16]["box"])]
+    return [*tiles[:16], key, tiles[16]]
+
+
+def test_a_box_said_to_hold_no_tile_leaves_the_hand(tmp_path):
+    with app_reading(tmp_path, reads=_with_a_key_in_the_row).test_client() as client:
+        client.post("/api/context", json={"seat_wind": "S", "self_draw": False, "discarder": "E"})
+        hand = client.post("/api/score").get_json()
+        assert "18 found" in " ".join(hand["reading"]["problems"])
+        url = f"/api/hands/{hand['id']}/fix"
+        fixed = client.post(url, json={"tile": 16, "not_a_tile": True}).get_json()
+        assert fixed["result"]["winning"] is True
+        assert fixed["reading"]["win_tile"] == "7p"
+        assert fixed["reading"]["problems"] == []  # set aside without a word
+        assert fixed["tiles"][16]["code"] == "other" and len(fixed["tiles"]) == 18
+        label = json.loads(next((tmp_path / "data" / "photos" / "labels").glob("*.json")).read_text())
+        assert label["tiles"][16]["code"] == "other"
+        # Said by mistake: read as a tile again, it is counted again.
+        again = client.post(url, json={"tile": 16, "code": "5z"}).get_json()
+        assert "18 found" in " ".join(again["reading"]["problems"])
+
+
+def test_the_page_is_told_the_code_of_a_box_with_no_tile(tmp_path):
+    with app_reading(tmp_path).test_client() as client:
+        assert client.get("/api/status").get_json()["not_a_tile"] == "other"
