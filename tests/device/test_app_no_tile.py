@@ -28,7 +28,9 @@ def test_a_box_said_to_hold_no_tile_leaves_the_hand(tmp_path):
         assert fixed["reading"]["win_tile"] == "7p"
         assert fixed["reading"]["problems"] == []  # set aside without a word
         assert fixed["tiles"][16]["code"] == "other" and len(fixed["tiles"]) == 18
-        label = json.loads(next((tmp_path / "data" / "photos" / "labels").glob("*.json")).read_text())
+        label = json.loads(
+            next((tmp_path / "data" / "photos" / "labels").glob("*.json")).read_text()
+        )
         assert label["tiles"][16]["code"] == "other"
         # Said by mistake: read as a tile again, it is counted again.
         again = client.post(url, json={"tile": 16, "code": "5z"}).get_json()
