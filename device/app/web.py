@@ -617,14 +617,15 @@ def create_app(
     ) -> dict[str, Any]:
         """The reading with the winning tile the player chose. Where they chose it by its box,
         it is that box's tile as now read (read again since, it is still the winning tile);
-        a box now face down is none, and the layout's winning tile stands."""
+        a box now face down or said to hold no tile is none, and the layout's winning tile
+        stands."""
         manual = [c for c in hand["corrections"] if "win_tile" in c]
         if not manual:
             return reading
         win_tile, win_index = manual[-1]["win_tile"], manual[-1].get("win_index")
         if isinstance(win_index, int) and 0 <= win_index < len(detections):
             win_tile = detections[win_index].get("code")
-            if win_tile is None:
+            if win_tile in (None, IGNORED_CODE):
                 return reading
         reading = {**reading, "win_tile": win_tile}
         if isinstance(win_index, int):

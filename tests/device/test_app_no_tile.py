@@ -40,3 +40,16 @@ def test_a_box_said_to_hold_no_tile_leaves_the_hand(tmp_path):
 def test_the_page_is_told_the_code_of_a_box_with_no_tile(tmp_path):
     with app_reading(tmp_path).test_client() as client:
         assert client.get("/api/status").get_json()["not_a_tile"] == "other"
+
+
+def test_the_winning_tile_the_player_chose_said_to_hold_no_tile_is_no_winning_tile(tmp_path):
+    # The player marked the keycap as the winning tile, then saw it is none: the layout's
+    # winning tile stands again (not a code no scorer knows).
+    with app_reading(tmp_path, reads=_with_a_key_in_the_row).test_client() as client:
+        client.post("/api/context", json={"seat_wind": "S", "self_draw": False, "discarder": "E"})
+        hand = client.post("/api/score").get_json()
+        url = f"/api/hands/{hand['id']}/fix"
+        client.post(url, json={"win_tile": "5z", "win_index": 16})
+        fixed = client.post(url, json={"tile": 16, "not_a_tile": True}).get_json()
+        assert fixed["reading"]["win_tile"] == "7p"
+        assert fixed["result"]["winning"] is True
