@@ -602,6 +602,12 @@ def create_app(
             reading["win_tile"] = fix["win_tile"]
             # Which box the player tapped, so the display marks that one as the winning tile.
             if "win_index" in fix:
+                boxes = detections if detections is not None else hand["detections"]
+                if boxes[fix["win_index"]].get("code") == IGNORED_CODE:
+                    raise TilescoreError(
+                        f"tile {fix['win_index']} was said to hold no tile: "
+                        "it cannot be the winning tile"
+                    )
                 reading["win_index"] = fix["win_index"]
         for key in ("hand", "melds", "flowers"):
             if key in fix:

@@ -53,3 +53,21 @@ def test_the_winning_tile_the_player_chose_said_to_hold_no_tile_is_no_winning_ti
         fixed = client.post(url, json={"tile": 16, "not_a_tile": True}).get_json()
         assert fixed["reading"]["win_tile"] == "7p"
         assert fixed["result"]["winning"] is True
+
+
+def test_a_box_said_to_hold_no_tile_cannot_be_made_the_winning_tile(tmp_path):
+    with app_reading(tmp_path, reads=_with_a_key_in_the_row).test_client() as client:
+        hand = client.post("/api/score").get_json()
+        url = f"/api/hands/{hand['id']}/fix"
+        before = client.post(url, json={"tile": 16, "not_a_tile": True}).get_json()
+        for fix in (
+            {"win_tile": "5z", "win_index": 16},
+            {"tile": 16, "not_a_tile": True, "win_tile": "7p", "win_index": 16},
+        ):
+            refused = client.post(url, json=fix)
+            assert refused.status_code == 400
+            assert refused.get_json() == {
+                "error": "tile 16 was said to hold no tile: it cannot be the winning tile"
+            }
+        after = client.get(f"/api/hands/{hand['id']}").get_json()
+        assert after["reading"] == before["reading"]  # nothing saved
