@@ -178,35 +178,37 @@ def reads_that_win(
 
     Copies of one tile make the same hand whichever is read again, so each is tried once,
     through its least sure copy; the winning tile apart from its copies in the row, since reading
-    it otherwise changes the winning tile too. A red five and a plain five are tried apart (rules
-    without red fives take no hand that holds one: there, the red five read as its plain five
-    wins), but a read of either as one tile is said once. Any tile, not only a suit mate: on hands built
-    from the real reads (benchmarks/hand_completion.py, --seed 1) nearly two in five of the
-    misreads that one read would mend cross suits (a 1s bird read as 8p, a 9p as 9s).
+    it otherwise changes the winning tile too. A red five and a plain five are tried apart
+    (rules without red fives take no hand that holds one: there, the red five read as its plain
+    five wins), but a read of either as one tile is said once. Any tile, not only a suit mate:
+    on hands built from the real reads (benchmarks/hand_completion.py, --seed 1) nearly two in
+    five of the misreads that one read would mend cross suits (a 1s bird read as 8p, a 9p as
+    9s).
     """
     codes = tuple(tile.code or "" for tile in concealed)
     kinds = PIECES if holds_pieces(codes) else MAHJONG_TILES
     stand_ins: dict[tuple[str, bool], int] = {}
+    plain: dict[int, str] = {}  # each stand-in's code, a red five read as its five
     for position, tile in enumerate(concealed):
         if tile.tile is None or tile.is_flower:
             continue
         key = (codes[position], tile is win)
         if key not in stand_ins or tile.confidence < concealed[stand_ins[key]].confidence:
             stand_ins[key] = position
+            plain[position] = tile.tile.plain.code
     found: list[tuple[LayoutTile, str]] = []
     said: set[tuple[str, bool, str]] = set()  # (plain code, is the winning tile, read as)
     for position in sorted(stand_ins.values(), key=lambda p: concealed[p].confidence):
         tile = concealed[position]
-        plain = tile.tile.plain.code if tile.tile is not None else ""
         for kind in kinds:
             # A red five read as its plain five is a read too: rules without red fives take
             # no hand that holds one.
             if kind.code == codes[position] or not wins(_read_as(codes, position, kind.code)):
                 continue
             # A red five and a plain one read as the same tile make the same hand: said once.
-            if (plain, tile is win, kind.code) in said:
+            if (plain[position], tile is win, kind.code) in said:
                 continue
-            said.add((plain, tile is win, kind.code))
+            said.add((plain[position], tile is win, kind.code))
             found.append((tile, kind.code))
             if len(found) > at_most:
                 return ()
