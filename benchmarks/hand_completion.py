@@ -17,6 +17,11 @@ misread. The last two columns: hands that win as read but are not the hand laid 
 that still makes a winning hand, scored as read), and of them those with no tile flagged, so that
 the display asks nothing: a wrong score nobody checks.
 
+``--extra`` lays one box more in each row, at a random place, with a random tile's read: a box
+on something that holds no tile (a key, a coin) read as one. A second table then says in how
+many hands the reading names that box among the tiles without which the hand wins
+(``would_win_without``), and in how many it names others only.
+
 Only winning hands are laid down: with ``--melds``, an open riichi hand without a yaku is drawn
 again.
 
@@ -51,6 +56,7 @@ from vision.pipeline import load_pipeline  # noqa: E402
 SUITS = "mps"
 HONOURS = [f"{n}z" for n in range(1, 8)]
 TILE_W, TILE_H, GAP, WIN_GAP = 60.0, 80.0, 2.0, 40.0
+EXTRA = "extra"  # marks the box laid into a row on something that holds no tile (--extra)
 CONTEXTS = {
     "taiwan": ({"variant": "taiwan", "seat_wind": "S", "discarder": "N"}, 5),
     "riichi": ({"variant": "riichi", "seat_wind": "S", "self_draw": True}, 4),
@@ -111,20 +117,30 @@ def laid_out(
     pool: dict[str, list[Any]],
     rng: random.Random,
     melds: list[list[str]] | None = None,
+    extra: bool = False,
 ) -> list[dict[str, Any]]:
     """The hand in a row, the last tile (the winning one) apart, then each meld apart, each
-    tile with a real read."""
+    tile with a real read. With ``extra``, one box more lies in the row at a random place, with
+    a random tile's real read: a box on something that holds no tile, read as one (marked
+    ``EXTRA``)."""
     detections = []
     x = 100.0
-    groups = [truth[:-1], truth[-1:], *(melds or [])]
+    row = list(truth[:-1])
+    at = rng.randrange(len(row) + 1) if extra else -1
+    if extra:
+        row.insert(at, rng.choice(sorted(pool)))
+    groups = [row, truth[-1:], *(melds or [])]
     for number, group in enumerate(groups):
         if number:
             x += WIN_GAP
-        for code in group:
-            read = rng.choice(pool[code])
+        for place, code in enumerate(group):
+            is_extra = number == 0 and place == at
+            reads = [r for r in pool[code] if r is not None] if is_extra else pool[code]
+            read = rng.choice(reads)
             if read is not None:
+                box = [x, 500.0, x + TILE_W, 500.0 + TILE_H]
                 detections.append(
-                    {**read, "box": [x, 500.0, x + TILE_W, 500.0 + TILE_H], "rotated": False}
+                    {**read, "box": box, "rotated": False, **({EXTRA: True} if is_extra else {})}
                 )
             x += TILE_W + GAP
     return detections
@@ -180,6 +196,11 @@ def main() -> int:
         default=0,
         help="lay this many of each hand's sets as claimed melds, apart past the winning tile",
     )
+    parser.add_argument(
+        "--extra",
+        action="store_true",
+        help="lay one box more in each row, read as a random tile: a box on no tile",
+    )
     parser.add_argument("--models", type=Path, default=ROOT / "models")
     add_photo_arguments(parser)
     args = parser.parse_args()
@@ -196,6 +217,7 @@ def main() -> int:
         "| won as read, wrong | of them, nothing asked |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
+    extras: dict[str, Counter[str]] = {}
     for variant, (context, sets) in CONTEXTS.items():
         rng = random.Random(args.seed)
         wins = wins_under(context)
@@ -206,7 +228,7 @@ def main() -> int:
                 # Nobody lays down a hand that does not win (an open riichi hand without a yaku):
                 # drawn again. Closed hands always win here, so only --melds draws again.
                 truth, melds = hand_with_melds(rng, sets, args.melds, args.sorted)
-            detections = laid_out(truth, pool, rng, melds)
+            detections = laid_out(truth, pool, rng, melds, args.extra)
             plain = reconstruct(detections, variant)
             completed = reconstruct(detections, variant, wins=wins)
             right["as read"] += read_right(plain, truth, melds)
@@ -220,6 +242,18 @@ def main() -> int:
             right["completed wrong"] += changed and not is_right
             winning = wins(completed.hand_json())
             right["not winning"] += not winning
+            if completed.would_win_without:
+                # A hand a tile over names the tiles without which it wins: the box on no tile,
+                # or a copy of what it was read as (left out, the same hand is left)?
+                named = [detections[i] for i in completed.would_win_without]
+                box = next((d for d in detections if EXTRA in d), None)
+                boxed = any(EXTRA in d for d in named)
+                alike = (
+                    not boxed and box is not None and any(d["code"] == box["code"] for d in named)
+                )
+                right["box named"] += boxed
+                right["its read named"] += alike
+                right["box not named"] += not boxed and not alike
             if not winning and completed.would_win_as:
                 named = named_right(completed, detections, truth, melds)
                 right["named"] += named
@@ -236,6 +270,19 @@ def main() -> int:
             f"| {right['named'] / n:.1%} | {right['named wrong'] / n:.1%} "
             f"| {right['wrong win'] / n:.1%} | {right['silent'] / n:.1%} |"
         )
+        extras[variant] = right
+    if args.extra:
+        print(
+            "\n| rule set | a tile over, the box on no tile named "
+            "| a copy of its read named instead | others named only |"
+        )
+        print("|---|---|---|---|")
+        for variant, right in extras.items():
+            print(
+                f"| {variant} | {right['box named'] / args.hands:.1%} "
+                f"| {right['its read named'] / args.hands:.1%} "
+                f"| {right['box not named'] / args.hands:.1%} |"
+            )
     return 0
 
 

@@ -53,3 +53,24 @@ def face_added(name: str, source: int, at: tuple[int, int]) -> tuple[np.ndarray,
     x, y = at
     image[y : y + t2 - t1, x : x + s2 - s1] = image[t1:t2, s1:s2]
     return image, {**tile, "box": [x, y, x + s2 - s1, y + t2 - t1]}
+
+
+def extra_in_row(name: str, source: int, last: int, win: int) -> np.ndarray:
+    """Example photo ``name`` with its winning tile (labelled at ``win``) moved a tile's width
+    on, and a copy of the tile at ``source`` laid where it was, after the row's ``last`` tile:
+    a row one tile longer than its hand (as a box on something read as a tile would make it)."""
+    image = cv2.imread(str(PHOTOS / f"{name}.jpg"))
+    tiles = json.loads((PHOTOS / f"{name}.json").read_text())["tiles"]
+    x1, y1, x2, y2 = (int(round(v)) for v in tiles[win]["box"])
+    s1, t1, s2, t2 = (int(round(v)) for v in tiles[source]["box"])
+    step = s2 - s1 + 40
+    original = image.copy()
+    image[y1 - 5 : y2 + 5, x1 - 5 + step : x2 + 5 + step] = original[
+        y1 - 5 : y2 + 5, x1 - 5 : x2 + 5
+    ]
+    # The winning tile's place in the table's colour, then the copy after the row's last tile.
+    table = np.median(original[y2 + 10 : y2 + 30, x1:x2].reshape(-1, 3), axis=0)
+    image[y1 - 5 : y2 + 5, x1 - 5 : x2 + 5] = table
+    at = int(round(tiles[last]["box"][2])) + 3
+    image[t1:t2, at : at + s2 - s1] = original[t1:t2, s1:s2]
+    return image

@@ -39,7 +39,9 @@ from vision.tile_sets import UNSAID_BACKS, Backs
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
 MAX_JSON_BYTES = 1024 * 1024  # a request body other than a photo: a fix or settings are a few KB
 UPLOAD_TYPES = {"image/jpeg", "image/png", "image/webp", "image/bmp"}
-LAYOUT_ONLY = ("would_win", "would_win_as", "unseen")
+OFFERS = ("would_win", "would_win_as", "would_win_without")
+"""Reading keys for what would make the layout's reading, with its winning tile, win."""
+LAYOUT_ONLY = (*OFFERS, "unseen")
 """Reading keys that hold only for the layout's reading of the tiles (``_fixed_reading``)."""
 STATIC = Path(__file__).parent / "static"
 CAMERA_RETRY_S = 2.0  # a failed camera is opened again at most this often
@@ -574,11 +576,11 @@ def create_app(
     ) -> tuple[list[dict[str, Any]] | None, dict[str, Any]]:
         """The tiles (None: unchanged) and the reading after a checked fix."""
         detections, reading = None, dict(hand["reading"])
-        # The tiles that would make a hand a tile short win, the reads of one tile that would
-        # make a hand of its size win, and the tile taken where one was missed hold for the
-        # layout's reading under the context it was read with: any other fix (the rules, who
-        # won, the winning tile, the hand typed) leaves them stale, and only a tile fix reads
-        # them again.
+        # What would make the hand win (the tiles a hand a tile short lacks, the reads of one
+        # tile, the tiles a hand a tile over would win without) and the tile taken where one
+        # was missed hold for the layout's reading under the context it was read with: any
+        # other fix (the rules, who won, the winning tile, the hand typed) leaves them stale,
+        # and only a tile fix reads them again.
         for key in LAYOUT_ONLY:
             reading.pop(key, None)
         if "tile" in fix:
@@ -594,9 +596,8 @@ def create_app(
             if fix.get("keep_win", True) and win_before and hand["corrections"]:
                 kept = _keep_manual_win(reading, hand, detections)
                 if kept.get("win_tile") != reading.get("win_tile"):
-                    # Found for the layout's winning tile.
-                    kept.pop("would_win", None)
-                    kept.pop("would_win_as", None)
+                    for key in OFFERS:  # found for the layout's winning tile
+                        kept.pop(key, None)
                 reading = kept
         if "win_tile" in fix:
             reading["win_tile"] = fix["win_tile"]

@@ -492,6 +492,23 @@ def test_a_box_that_holds_no_tile_is_set_aside_with_one_tap(tmp_path, browser):
         assert page.is_disabled("#pick-no-tile") and page.is_disabled("#pick-win")
 
 
+def test_a_box_without_which_the_hand_wins_is_set_aside_with_one_tap(tmp_path, browser):
+    # The pinghu example with a copy of its 9m laid after the row, the winning 7p moved on: 18
+    # tiles, and without a 9m the hand wins.
+    from tests.painted import extra_in_row
+
+    image = extra_in_row("taiwan-pinghu", 8, 15, 16)
+    with _scored(tmp_path, browser, image, None) as (page, _):
+        page.wait_for_selector("#result.active #overlay rect")
+        assert "without 9m it is a winning hand" in page.inner_text("#problems")
+        button = page.query_selector("#extra button")
+        assert button.inner_text() == "九萬 ✕"
+        page.click("#extra button")
+        page.wait_for_selector("#extra", state="hidden")
+        page.wait_for_selector("#overlay rect.no-tile")
+        assert page.inner_text("#total").endswith("台")
+
+
 def test_a_tile_the_camera_missed_is_added_with_one_tap(tmp_path, browser):
     # The pinghu example with its 1m painted out: the models find 16 tiles, and 1m, 4m or 7m
     # would make the hand win.

@@ -71,3 +71,16 @@ def test_a_box_said_to_hold_no_tile_cannot_be_made_the_winning_tile(tmp_path):
             }
         after = client.get(f"/api/hands/{hand['id']}").get_json()
         assert after["reading"] == before["reading"]  # nothing saved
+
+
+def test_the_box_without_which_the_hand_wins_is_offered_and_one_tap_sets_it_aside(tmp_path):
+    with app_reading(tmp_path, reads=_with_a_key_in_the_row).test_client() as client:
+        client.post("/api/context", json={"seat_wind": "S", "self_draw": False, "discarder": "E"})
+        hand = client.post("/api/score").get_json()
+        assert hand["reading"]["would_win_without"] == [16]
+        assert "without 5z it is a winning hand" in hand["reading"]["problems"][-1]
+        fixed = client.post(
+            f"/api/hands/{hand['id']}/fix", json={"tile": 16, "not_a_tile": True}
+        ).get_json()
+        assert fixed["result"]["winning"] is True
+        assert "would_win_without" not in fixed["reading"]

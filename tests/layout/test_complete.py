@@ -4,8 +4,14 @@ from scoring.hand_json import score_json, wins_under
 from scoring.notation import parse_tiles
 from tests.layout.test_layout import HAND16, row, same, turn
 from vision.layout import reconstruct
-from vision.layout.complete import MAX_CHANGES, SUIT_MATES_UP_TO, complete, tiles_that_win
-from vision.layout.tiles import LayoutTile
+from vision.layout.complete import (
+    MAX_CHANGES,
+    SUIT_MATES_UP_TO,
+    complete,
+    tiles_left_out_that_win,
+    tiles_that_win,
+)
+from vision.layout.tiles import LayoutTile, from_detections
 
 TAIWAN = {"variant": "taiwan", "seat_wind": "S", "discarder": "N"}
 
@@ -474,3 +480,47 @@ def test_a_red_five_and_a_plain_one_read_as_the_same_tile_are_named_once():
     reads = [(codes[i], code) for i, code in reading.would_win_as]
     assert reads.count(("0p", "1s")) + reads.count(("5p", "1s")) == 1
     assert ("8p", "1s") in reads
+
+
+def _with_a_box_in_the_row(code, after=15, confidence=0.4):
+    """The winning row with one box more after tile ``after``, read as ``code``: a box on
+    something that holds no tile (a key) read as one; the tiles after it move a tile on."""
+    tiles = winning_row()
+    box = {**tiles[after], "code": code, "confidence": confidence}
+    shifted = [{**t, "box": [t["box"][0] + 62, t["box"][1], t["box"][2] + 62, t["box"][3]]}
+               for t in tiles[after + 1 :]]  # fmt: skip
+    box["box"] = [box["box"][0] + 62, box["box"][1], box["box"][2] + 62, box["box"][3]]
+    return [*tiles[: after + 1], box, *shifted]
+
+
+def test_a_hand_a_tile_over_names_the_tile_without_which_it_wins():
+    tiles = _with_a_box_in_the_row("5z")
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert reading.would_win_without == (16,)
+    assert reading.problems[-1].message == (
+        "17 tiles expected, 18 found: without 5z it is a winning hand"
+    )
+    assert reading.problems[-1].tiles == (16,)
+    assert reading.to_json()["would_win_without"] == [16]
+    # Without the rules nothing is known to win: the count alone.
+    plain = reconstruct(tiles, "taiwan")
+    assert plain.would_win_without == ()
+    assert plain.problems[-1].message == "17 tiles expected, 18 found"
+
+
+def test_of_two_copies_the_least_sure_is_named():
+    # A 9m box after the 1s: either 9m left out leaves the winning hand, so the less sure one is
+    # named.
+    tiles = _with_a_box_in_the_row("9m", confidence=0.9)
+    reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+    assert reading.would_win_without == (16,)
+    tiles[8] = {**tiles[8], "confidence": 0.8}  # the real 9m, now the less sure
+    assert reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN)).would_win_without == (8,)
+
+
+def test_the_tiles_left_out_are_never_the_winning_tile_and_none_when_too_many():
+    concealed = from_detections(row(["1m", "2m", "3m", "4m", "5m", "6m", "7m"]))
+    win = concealed[-1]
+    every = tiles_left_out_that_win(concealed, win, lambda codes: True, 6)
+    assert [t.code for t in every] == ["1m", "2m", "3m", "4m", "5m", "6m"]  # not the 7m
+    assert tiles_left_out_that_win(concealed, win, lambda codes: True, 5) == ()

@@ -215,6 +215,35 @@ def reads_that_win(
     return tuple(found)
 
 
+def tiles_left_out_that_win(
+    concealed: Sequence[LayoutTile],
+    win: LayoutTile | None,
+    wins: Callable[[tuple[str, ...]], bool],
+    at_most: int,
+) -> tuple[LayoutTile, ...]:
+    """The concealed tiles (the winning tile aside) without which a hand a tile over its size
+    makes ``wins(codes)`` true, least sure first; none when more than ``at_most`` do. A box on
+    something that is no tile, read as one in the row, leaves the hand a tile over: on hands
+    built from the real reads with one such box in the row (benchmarks/hand_completion.py
+    ``--extra``), the box is among those named in nineteen of twenty hands that name any.
+    Copies of one tile leave the same hand: each is tried once, through its least sure copy."""
+    codes = tuple(tile.code or "" for tile in concealed)
+    stand_ins: dict[str, int] = {}
+    for position, tile in enumerate(concealed):
+        if tile is win or tile.tile is None:
+            continue
+        known = stand_ins.get(codes[position])
+        if known is None or tile.confidence < concealed[known].confidence:
+            stand_ins[codes[position]] = position
+    found: list[LayoutTile] = []
+    for position in sorted(stand_ins.values(), key=lambda p: concealed[p].confidence):
+        if wins(codes[:position] + codes[position + 1 :]):
+            found.append(concealed[position])
+            if len(found) > at_most:
+                return ()
+    return tuple(found)
+
+
 def _runner_ups(tile: LayoutTile) -> tuple[str, ...]:
     """The tile's other readings that name a tile (not a back, not itself)."""
     return tuple(

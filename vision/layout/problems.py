@@ -119,13 +119,24 @@ def worth_naming(would_win: Sequence[str]) -> tuple[str, ...]:
     return tuple(would_win) if 1 < len(would_win) <= NAMED_AT_MOST else ()
 
 
-def count(expected: int, found: int, has_kong: bool, would_win: Sequence[str] = ()) -> Problem:
+def count(
+    expected: int,
+    found: int,
+    has_kong: bool,
+    would_win: Sequence[str] = (),
+    without: Sequence[LayoutTile] = (),
+) -> Problem:
     """A hand of the wrong size; one a tile short says which tiles would make it win (what
-    the camera may have missed), when they are few."""
+    the camera may have missed), and one a tile over the tiles without which it would win (a
+    box on something that holds none), when they are few."""
     note = " (a kong counts as 3)" if has_kong else ""
     if worth_naming(would_win):
         note += f": {' or '.join(would_win)} would make a winning hand"
-    return Problem("count", f"{expected} tiles expected, {found} found{note}")
+    if without:
+        note += f": without {_either([t.label for t in without])} it is a winning hand"
+    return Problem(
+        "count", f"{expected} tiles expected, {found} found{note}", tuple(t.index for t in without)
+    )
 
 
 def unseen(code: str, expected: int, in_the_gap: bool = False) -> Problem:

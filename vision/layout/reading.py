@@ -81,6 +81,9 @@ class Reading:
     would_win_as: tuple[tuple[int, str], ...] = ()
     """For a hand of its size that does not win, the few reads of one tile (its index into the
     detections, the tile it would be) that would make it a winning hand; empty otherwise."""
+    would_win_without: tuple[int, ...] = ()
+    """For a hand a tile over its size, the few tiles (indices into the detections) without
+    which it would be a winning hand: a box on something that holds no tile; empty otherwise."""
 
     def hand_json(self) -> dict[str, Any]:
         """Just the keys ``tilescore score --json`` accepts."""
@@ -100,4 +103,6 @@ class Reading:
             out["would_win"] = list(self.would_win)
         if self.would_win_as:
             out["would_win_as"] = [{"tile": i, "code": code} for i, code in self.would_win_as]
+        if self.would_win_without:
+            out["would_win_without"] = list(self.would_win_without)
         return out

@@ -10,7 +10,12 @@ from typing import Any, TypeGuard
 from vision.labels import IGNORED_CODE
 from vision.layout import problems
 from vision.layout.assign import Assignment, assign, in_reading_order
-from vision.layout.complete import complete, reads_that_win, tiles_that_win
+from vision.layout.complete import (
+    complete,
+    reads_that_win,
+    tiles_left_out_that_win,
+    tiles_that_win,
+)
 from vision.layout.gap import fitting, missing_box, missing_place
 from vision.layout.geometry import Frame, measure
 from vision.layout.melds import MeldGuess, claimed_from, type_meld
@@ -88,6 +93,7 @@ def reconstruct(
     would_win: tuple[str, ...] = ()  # a hand a tile short: the tiles that would make it win
     taken: str | None = None
     would_win_as: tuple[tuple[LayoutTile, str], ...] = ()  # a hand of its size, no win
+    would_win_without: tuple[LayoutTile, ...] = ()  # a hand a tile over
     if wins is not None:
         hand_wins = _hand_wins(
             meld_readings, flowers, wins, lambda codes: _win_code(assignment, codes)
@@ -114,6 +120,15 @@ def reconstruct(
                 would_win = ()  # taken: nothing left to look for
             elif in_the_gap:
                 would_win = in_the_gap  # the fewer to look for
+        elif _shortfall(hand, len(melds), variant) == -1:
+            # A box on something that holds no tile, read into the row: the tiles without
+            # which the hand wins, to check.
+            would_win_without = tiles_left_out_that_win(
+                assignment.concealed,
+                assignment.win,
+                _hand_wins(meld_readings, flowers, wins, lambda codes: win),
+                problems.NAMED_AT_MOST,
+            )
         elif _shortfall(hand, len(melds), variant) == 0 and not hand_wins(tuple(hand)):
             # Left as read: the few reads of one tile that would make it win, to check.
             would_win_as = reads_that_win(
@@ -150,6 +165,7 @@ def reconstruct(
         would_win,
         unseen,
         would_win_as,
+        would_win_without,
     )
 
 
@@ -370,6 +386,7 @@ def _finish(
     would_win: Sequence[str] = (),
     unseen: Unseen | None = None,
     would_win_as: Sequence[tuple[LayoutTile, str]] = (),
+    would_win_without: Sequence[LayoutTile] = (),
 ) -> Reading:
     if flowers:
         groups = [*groups, Group("flowers", tuple(t.index for t in flowers), "flowers")]
@@ -377,7 +394,7 @@ def _finish(
     if shortfall and hand:
         size = len(hand) + 3 * len(melds)
         has_kong = any("kong" in m.type for m in melds)
-        found.append(problems.count(size + shortfall, size, has_kong, would_win))
+        found.append(problems.count(size + shortfall, size, has_kong, would_win, would_win_without))
     return Reading(
         hand=hand,
         win_tile=win,
@@ -389,6 +406,7 @@ def _finish(
         would_win=problems.worth_naming(would_win),
         unseen=unseen,
         would_win_as=tuple((tile.index, code) for tile, code in would_win_as),
+        would_win_without=tuple(tile.index for tile in would_win_without),
     )
 
 

@@ -326,8 +326,7 @@ function renderHand(hand) {
   problems.forEach((p) => {
     const li = document.createElement("li"); li.textContent = p; list.appendChild(li);
   });
-  renderMissing(hand);
-  renderMisread(hand);
+  renderOffers(hand);
   renderHowWon(hand);
   const body = $("#items tbody");
   body.innerHTML = "";
@@ -379,54 +378,48 @@ function drawUnseen(svg, unseen) {
   for (const part of boxed(svg, unseen.box, `${unseen.code || ""}?`)) part.classList.add("unseen");
 }
 
-// A hand a tile short that a few tiles would make win (reading.would_win): the camera may have
-// missed one of them; one tap adds the one on the table to the hand and rescores it.
-function renderMissing(hand) {
-  const reading = hand.reading || {};
-  const offered = (hand.result || {}).winning ? [] : reading.would_win || [];
-  const box = $("#missing");
+// What would make a hand that does not win a winning one, each a row of one-tap fixes that
+// rescore it: ``offers`` is [{text, colour, data, change}], the row hidden when it is empty.
+function offerRow(box, label, offers) {
   box.innerHTML = "";
-  box.hidden = !offered.length;
-  if (!offered.length) return;
-  const label = document.createElement("span");
-  label.className = "seg-label";
-  label.textContent = "A tile not seen? Add it:";
-  box.appendChild(label);
-  offered.forEach((code) => {
+  box.hidden = !offers.length;
+  if (!offers.length) return;
+  const span = document.createElement("span");
+  span.className = "seg-label";
+  span.textContent = label;
+  box.appendChild(span);
+  offers.forEach(({ text, colour, data, change }) => {
     const button = document.createElement("button");
     button.type = "button";
-    button.dataset.code = code;
-    button.textContent = tileName(code);
-    button.style.borderColor = colourOf(code);
-    button.addEventListener("click", () => fix({ hand: `${reading.hand || ""}${code}` }));
+    Object.assign(button.dataset, data);
+    button.textContent = text;
+    button.style.borderColor = colour;
+    button.addEventListener("click", () => fix(change));
     box.appendChild(button);
   });
 }
 
-// A hand of its size that does not win, and the few reads of one tile that would make it win
-// (reading.would_win_as): the tiles to look at first; one tap reads that tile so and rescores.
-function renderMisread(hand) {
+// A hand a tile short that a few tiles would make win (reading.would_win): the camera may have
+// missed one of them; one tap adds the one on the table to the hand. A hand of its size that
+// does not win, and the few reads of one tile that would make it win (reading.would_win_as):
+// one tap reads that tile so. A hand a tile over, and the few tiles without which it would
+// win (reading.would_win_without: a box on a key or a cap read as a tile): one tap sets it
+// aside as no tile.
+function renderOffers(hand) {
   const reading = hand.reading || {};
-  const offered = (hand.result || {}).winning ? [] : reading.would_win_as || [];
-  const box = $("#misread");
-  box.innerHTML = "";
-  box.hidden = !offered.length;
-  if (!offered.length) return;
-  const label = document.createElement("span");
-  label.className = "seg-label";
-  label.textContent = "A tile misread? It wins as:";
-  box.appendChild(label);
-  offered.forEach(({ tile, code }) => {
-    const read = (hand.tiles[tile] || {}).code;
-    const button = document.createElement("button");
-    button.type = "button";
-    button.dataset.tile = tile;
-    button.dataset.code = code;
-    button.textContent = `${tileName(read)} → ${tileName(code)}`;
-    button.style.borderColor = colourOf(code);
-    button.addEventListener("click", () => fix({ tile, code }));
-    box.appendChild(button);
-  });
+  const open = !(hand.result || {}).winning;
+  offerRow($("#missing"), "A tile not seen? Add it:", (open ? reading.would_win || [] : []).map((code) => ({
+    text: tileName(code), colour: colourOf(code), data: { code },
+    change: { hand: `${reading.hand || ""}${code}` },
+  })));
+  offerRow($("#misread"), "A tile misread? It wins as:", (open ? reading.would_win_as || [] : []).map(({ tile, code }) => ({
+    text: `${tileName((hand.tiles[tile] || {}).code)} → ${tileName(code)}`, colour: colourOf(code),
+    data: { tile, code }, change: { tile, code },
+  })));
+  offerRow($("#extra"), "A box that holds no tile? Set it aside:", (open ? reading.would_win_without || [] : []).map((tile) => {
+    const code = (hand.tiles[tile] || {}).code;
+    return { text: `${tileName(code)} ✕`, colour: colourOf(code), data: { tile, code }, change: { tile, not_a_tile: true } };
+  }));
 }
 
 // Who won and how, on the Result screen itself: one tap rescored, and remembered.
