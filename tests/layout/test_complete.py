@@ -524,3 +524,23 @@ def test_the_tiles_left_out_are_never_the_winning_tile_and_none_when_too_many():
     every = tiles_left_out_that_win(concealed, win, lambda codes: True, 6)
     assert [t.code for t in every] == ["1m", "2m", "3m", "4m", "5m", "6m"]  # not the 7m
     assert tiles_left_out_that_win(concealed, win, lambda codes: True, 5) == ()
+
+
+def test_a_box_set_aside_keeps_its_place_in_the_row():
+    # A key read as 5z between the 1m and the 2m, then said to hold no tile: it leaves no gap
+    # that cuts the row or strands the 1m as a stray, and the hand wins as laid.
+    for after in (0, 7, 15):
+        tiles = _with_a_box_in_the_row("other", after=after)
+        reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+        assert same("".join(reading.hand), "".join(HAND16) + "7p"), after
+        assert reading.win_tile == "7p" and reading.problems == ()
+    # One lying on a tile (a box drawn on a tile's edge) takes no tile's place.
+    tiles = winning_row()
+    on_top = {**tiles[3], "code": "other", "confidence": 1.0}
+    reading = reconstruct([*tiles, on_top], "taiwan", wins=wins_under(TAIWAN))
+    assert same("".join(reading.hand), "".join(HAND16) + "7p") and reading.problems == ()
+    # The same gap with no box in it is a gap: the row is cut there, and the 1m is a stray.
+    gap = [t for t in _with_a_box_in_the_row("other", after=0) if t["code"] != "other"]
+    assert "tile 1m lies apart from the hand: not counted" in [
+        p.message for p in reconstruct(gap, "taiwan", wins=wins_under(TAIWAN)).problems
+    ]

@@ -34,10 +34,21 @@ def find_overlaps(
         for b in tiles[i + 1 :]:
             if a.index in lifted or b.index in lifted:
                 continue
-            (ax, ay), (bx, by) = a.centre, b.centre
-            limit = OVERLAP * (frame.scale(a) + frame.scale(b)) / 2
-            if math.hypot(ax - bx, ay - by) < limit:
+            if _overlap(a, b, frame):
                 keep, lift = (a, b) if _rank(a) >= _rank(b) else (b, a)
                 lifted[lift.index] = Overlap(keep, lift)
     flat = [t for t in tiles if t.index not in lifted]
     return flat, list(lifted.values())
+
+
+def clear_of(
+    boxes: Sequence[LayoutTile], tiles: Sequence[LayoutTile], frame: Frame
+) -> list[LayoutTile]:
+    """The ``boxes`` that lie on none of ``tiles``."""
+    return [box for box in boxes if not any(_overlap(box, tile, frame) for tile in tiles)]
+
+
+def _overlap(a: LayoutTile, b: LayoutTile, frame: Frame) -> bool:
+    """Whether two tiles lie on each other: centres closer than ``OVERLAP`` of their size."""
+    (ax, ay), (bx, by) = a.centre, b.centre
+    return math.hypot(ax - bx, ay - by) < OVERLAP * (frame.scale(a) + frame.scale(b)) / 2

@@ -19,10 +19,10 @@ from vision.layout.complete import (
 from vision.layout.gap import fitting, missing_box, missing_place
 from vision.layout.geometry import Frame, measure
 from vision.layout.melds import MeldGuess, claimed_from, type_meld
-from vision.layout.overlaps import Overlap, find_overlaps
+from vision.layout.overlaps import Overlap, clear_of, find_overlaps
 from vision.layout.problems import Problem
 from vision.layout.reading import Group, MeldReading, Reading, Unseen, compact
-from vision.layout.rows import Run, chain_rows, split_groups
+from vision.layout.rows import Run, chain_rows, split_groups, without
 from vision.layout.short_melds import ShortMeld, choose, find_short_meld, kong_left
 from vision.layout.sizes import expected_size
 from vision.layout.tiles import LayoutTile, TileLike, from_detections
@@ -46,7 +46,10 @@ def reconstruct(
     items = list(detections)
     tiles = items if _all_layout(items) else from_detections(items)
     found: list[Problem] = []
-    # A box a person said holds no tile (the labels' "other") is set aside without a word.
+    # A box a person said holds no tile (the labels' "other") is no tile of the hand, and not
+    # a word is said of it; but it keeps its place while rows are cut, so the gap it would leave
+    # neither cuts a row nor strands the row's end tile as a stray.
+    aside = [t for t in tiles if t.code == IGNORED_CODE]
     tiles = [t for t in tiles if t.code != IGNORED_CODE]
     unreadable = [t for t in tiles if not t.face_down and t.tile is None]
     found += [problems.unreadable(t) for t in unreadable]
@@ -60,7 +63,10 @@ def reconstruct(
     frame = measure(rest)
     flat, overlaps = find_overlaps(rest, frame)
     frame = measure(flat)
-    rows = [split_groups(row, frame, i) for i, row in enumerate(chain_rows(flat, frame))]
+    aside = clear_of(aside, flat, frame)  # one lying on a tile holds no place of its own
+    chained = chain_rows([*flat, *aside], frame)
+    rows = [without(split_groups(row, frame, i), aside, frame) for i, row in enumerate(chained)]
+    rows = [row for row in rows if row]
     assignment = assign(rows, frame)
     if _short(assignment, variant):
         mended = assign(rows, frame, mend_gaps=True)

@@ -134,15 +134,21 @@ def split_groups(row: Sequence[LayoutTile], frame: Frame, row_id: int) -> list[R
             runs.append([b])
         else:
             runs[-1].append(b)
-    out = []
-    for run in runs:
-        coords = [frame.project(t) for t in run]
-        out.append(
-            Run(
-                row_id,
-                tuple(run),
-                sum(c[0] for c in coords) / len(coords),
-                sum(c[1] for c in coords) / len(coords),
-            )
-        )
-    return out
+    return [_run(row_id, run, frame) for run in runs]
+
+
+def without(runs: Sequence[Run], aside: Sequence[LayoutTile], frame: Frame) -> list[Run]:
+    """The runs without the tiles ``aside``, runs left empty dropped. A box a person said holds
+    no tile keeps its place while a row is cut into runs, so the gap it leaves cuts nothing."""
+    kept = [[t for t in run.tiles if t not in aside] for run in runs]
+    return [_run(run.row, tiles, frame) for run, tiles in zip(runs, kept, strict=True) if tiles]
+
+
+def _run(row_id: int, tiles: Sequence[LayoutTile], frame: Frame) -> Run:
+    coords = [frame.project(t) for t in tiles]
+    return Run(
+        row_id,
+        tuple(tiles),
+        sum(c[0] for c in coords) / len(coords),
+        sum(c[1] for c in coords) / len(coords),
+    )
