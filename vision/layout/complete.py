@@ -21,7 +21,7 @@ other that would make it win are named instead, when they are few, for a person 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 from typing import TypeVar
@@ -187,28 +187,21 @@ def reads_that_win(
     """
     codes = tuple(tile.code or "" for tile in concealed)
     kinds = PIECES if holds_pieces(codes) else MAHJONG_TILES
-    stand_ins: dict[tuple[str, bool], int] = {}
-    plain: dict[int, str] = {}  # each stand-in's code, a red five read as its five
-    for position, tile in enumerate(concealed):
-        if tile.tile is None or tile.is_flower:
-            continue
-        key = (codes[position], tile is win)
-        if key not in stand_ins or tile.confidence < concealed[stand_ins[key]].confidence:
-            stand_ins[key] = position
-            plain[position] = tile.tile.plain.code
     found: list[tuple[LayoutTile, str]] = []
     said: set[tuple[str, bool, str]] = set()  # (plain code, is the winning tile, read as)
-    for position in sorted(stand_ins.values(), key=lambda p: concealed[p].confidence):
+    tried = _stand_ins(concealed, lambda t: None if t.is_flower else (t.code, t is win))
+    for position in tried:
         tile = concealed[position]
+        plain = tile.tile.plain.code if tile.tile is not None else ""  # a red five's five
         for kind in kinds:
             # A red five read as its plain five is a read too: rules without red fives take
             # no hand that holds one.
             if kind.code == codes[position] or not wins(_read_as(codes, position, kind.code)):
                 continue
             # A red five and a plain one read as the same tile make the same hand: said once.
-            if (plain[position], tile is win, kind.code) in said:
+            if (plain, tile is win, kind.code) in said:
                 continue
-            said.add((plain[position], tile is win, kind.code))
+            said.add((plain, tile is win, kind.code))
             found.append((tile, kind.code))
             if len(found) > at_most:
                 return ()
@@ -225,23 +218,34 @@ def tiles_left_out_that_win(
     makes ``wins(codes)`` true, least sure first; none when more than ``at_most`` do. A box on
     something that is no tile, read as one in the row, leaves the hand a tile over: on hands
     built from the real reads with one such box in the row (benchmarks/hand_completion.py
-    ``--extra``), the box is among those named in nineteen of twenty hands that name any.
-    Copies of one tile leave the same hand: each is tried once, through its least sure copy."""
+    ``--extra``), leaving out a tile named leaves the hand laid down in more than nine of ten
+    hands that name any. Copies of one tile leave the same hand: each is tried once, through
+    its least sure copy."""
     codes = tuple(tile.code or "" for tile in concealed)
-    stand_ins: dict[str, int] = {}
-    for position, tile in enumerate(concealed):
-        if tile is win or tile.tile is None:
-            continue
-        known = stand_ins.get(codes[position])
-        if known is None or tile.confidence < concealed[known].confidence:
-            stand_ins[codes[position]] = position
     found: list[LayoutTile] = []
-    for position in sorted(stand_ins.values(), key=lambda p: concealed[p].confidence):
+    for position in _stand_ins(concealed, lambda t: None if t is win else t.code):
         if wins(codes[:position] + codes[position + 1 :]):
             found.append(concealed[position])
             if len(found) > at_most:
                 return ()
     return tuple(found)
+
+
+def _stand_ins(
+    concealed: Sequence[LayoutTile], kind_of: Callable[[LayoutTile], Hashable | None]
+) -> list[int]:
+    """For each kind of tile (``kind_of``; None: not tried, nor is a tile no code names), the
+    position of its least sure copy, least sure first: copies make the same hand, and the
+    classifier is likeliest wrong where it was least sure."""
+    stand_ins: dict[Hashable, int] = {}
+    for position, tile in enumerate(concealed):
+        kind = kind_of(tile) if tile.tile is not None else None
+        if kind is None:
+            continue
+        known = stand_ins.get(kind)
+        if known is None or tile.confidence < concealed[known].confidence:
+            stand_ins[kind] = position
+    return sorted(stand_ins.values(), key=lambda p: concealed[p].confidence)
 
 
 def _runner_ups(tile: LayoutTile) -> tuple[str, ...]:
