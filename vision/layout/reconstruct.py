@@ -94,7 +94,8 @@ def reconstruct(
     meld_readings = [m[0] for m in melds]
     row = [t for t in assignment.concealed if t is not assignment.win]
     # A hand a tile short: where in the row the missed tile lay, when a gap says so.
-    one_short = _shortfall(hand, len(melds), variant) == 1
+    shortfall = _shortfall(hand, len(melds), variant)
+    one_short = shortfall == 1
     place = missing_place(row, assignment.frame) if one_short else None
     would_win: tuple[str, ...] = ()  # a hand a tile short: the tiles that would make it win
     taken: str | None = None
@@ -126,7 +127,7 @@ def reconstruct(
                 would_win = ()  # taken: nothing left to look for
             elif in_the_gap:
                 would_win = in_the_gap  # the fewer to look for
-        elif _shortfall(hand, len(melds), variant) == -1:
+        elif shortfall == -1:
             # A box on something that holds no tile, read into the row: the tiles without
             # which the hand wins, to check.
             would_win_without = tiles_left_out_that_win(
@@ -135,7 +136,7 @@ def reconstruct(
                 _hand_wins(meld_readings, flowers, wins, lambda codes: win),
                 problems.NAMED_AT_MOST,
             )
-        elif _shortfall(hand, len(melds), variant) == 0 and not hand_wins(tuple(hand)):
+        elif shortfall == 0 and not hand_wins(tuple(hand)):
             # Left as read: the few reads of one tile that would make it win, to check.
             would_win_as = reads_that_win(
                 assignment.concealed, assignment.win, hand_wins, problems.NAMED_AT_MOST
