@@ -268,7 +268,9 @@ def not_a_win(
     if result.get("error"):
         return f"not scored: {result['error']}"
     if not result.get("winning") or result.get("total") is None:
-        return f"not a winning hand ({count} tiles)"
+        # The few reads of one tile that would make it win, said where the player looks.
+        named = [m for k, m in zip(problem_kinds, messages, strict=False) if k == "would_win_as"]
+        return named[0] if named else f"not a winning hand ({count} tiles)"
     return None
 
 

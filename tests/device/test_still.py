@@ -214,6 +214,12 @@ def test_half_laid_and_doubtful_hands_are_refused_in_words():
         "not scored: not a winning hand"
     )
     assert not_a_win(no_win, [], {"winning": False}, TAIWAN) == "not a winning hand (17 tiles)"
+    # A hand that would win with one tile read otherwise says which, on the preview too.
+    named = "not a winning hand as read; it wins with 9s read as 1s"
+    misread = _reading("123456789m234567p19s", problems=["low confidence: 9s?", named])
+    assert not_a_win(misread, ["low_confidence", "would_win_as"], {"winning": False}, TAIWAN) == (
+        named
+    )
     melds = _reading("234m567p33s", melds=[{"type": "pon", "tiles": "777z"}] * 2)
     assert not_a_win(melds, [], WIN, TAIWAN) == "not a winning hand yet (14 tiles)"
     # The 16th tile laid, the 17th still in the player's hand: the layout takes the one tile
