@@ -105,7 +105,9 @@ def reconstruct(
         hand_wins = _hand_wins(
             meld_readings, flowers, wins, lambda codes: _win_code(assignment, codes)
         )
-        completion = complete(assignment.concealed, hand_wins)
+        # Asked once: a winning hand (the usual one) is neither completed nor questioned.
+        as_read = hand_wins(tuple(hand))
+        completion = None if as_read else complete(assignment.concealed, hand_wins)
         if completion is not None:
             hand = list(completion.codes)
             win = _win_code(assignment, completion.codes)
@@ -136,7 +138,7 @@ def reconstruct(
                 _hand_wins(meld_readings, flowers, wins, lambda codes: win),
                 problems.NAMED_AT_MOST,
             )
-        elif shortfall == 0 and not hand_wins(tuple(hand)):
+        elif shortfall == 0 and not as_read:
             # Left as read: the few reads of one tile that would make it win, to check.
             would_win_as = reads_that_win(
                 assignment.concealed, assignment.win, hand_wins, problems.NAMED_AT_MOST

@@ -297,14 +297,15 @@ function renderHand(hand) {
   const win = winIndex(hand);
   hand.tiles.forEach((tile, index) => {
     const none = tile.code === notATile;  // said to hold no tile: kept, greyed, tappable again
+    const colour = colourOf(none ? null : tile.code);
     const [rect, label] = boxed(svg, tile.box, tile.face_down ? "▮" : none ? "✕" : (tile.code || "?"));
-    rect.setAttribute("stroke", none ? "#bbbbbb" : colourOf(tile.code));
+    rect.setAttribute("stroke", colour);
     rect.dataset.index = index;
     rect.classList.add("tile-box");
     if (none) rect.classList.add("no-tile");
     if (tile.low_confidence) rect.classList.add("low");
     if (index === win) rect.classList.add("win");
-    label.setAttribute("fill", none ? "#bbbbbb" : colourOf(tile.code));
+    label.setAttribute("fill", colour);
   });
   const reading = hand.reading || {};
   if (reading.unseen) drawUnseen(svg, reading.unseen);
