@@ -218,6 +218,17 @@ def split_meld(reading: dict[str, Any], index: int) -> dict[str, Any]:
     return {**reading, "hand": format_tiles(hand), "melds": melds}
 
 
+def holds_tile(reading: dict[str, Any], code: str) -> bool:
+    """Whether the reading's concealed tiles hold ``code`` (a five or its red five alike: a
+    winning tile typed as one stands for the other), so a winning tile chosen by its code can
+    still be the winning tile after the tiles were read again."""
+    try:
+        wanted = tile_from_code(code).plain
+        return any(tile.plain == wanted for tile in _concealed(reading))
+    except TilescoreError:  # a code or hand no scorer reads: scoring says what is wrong
+        return True
+
+
 def _concealed(reading: dict[str, Any]) -> list[Any]:
     """The reading's concealed tiles. A hand kept by an older version that took anything (a list,
     a number) is said to be so: read as text, ``['1m']`` would be an unknown tile code."""

@@ -625,7 +625,8 @@ def create_app(
         """The reading with the winning tile the player chose. Where they chose it by its box,
         it is that box's tile as now read (read again since, it is still the winning tile);
         a box now face down or said to hold no tile is none, and the layout's winning tile
-        stands."""
+        stands. Where they chose it by its code only, it stands while the tiles read hold it
+        (the only such tile set aside or turned face down, the layout's winning tile stands)."""
         manual = [c for c in hand["corrections"] if "win_tile" in c]
         if not manual:
             return reading
@@ -634,6 +635,8 @@ def create_app(
             win_tile = detections[win_index].get("code")
             if win_tile in (None, IGNORED_CODE):
                 return reading
+        elif not service.holds_tile(reading, win_tile):
+            return reading
         reading = {**reading, "win_tile": win_tile}
         if isinstance(win_index, int):
             reading["win_index"] = win_index

@@ -84,3 +84,28 @@ def test_the_box_without_which_the_hand_wins_is_offered_and_one_tap_sets_it_asid
         ).get_json()
         assert fixed["result"]["winning"] is True
         assert "would_win_without" not in fixed["reading"]
+
+
+def test_a_winning_tile_chosen_by_its_code_whose_only_box_is_set_aside_is_no_winning_tile(tmp_path):
+    # Chosen by code only (no box), the keycap's 5z stood as the winning tile while a 5z was
+    # read; set aside, the hand holds none, and the layout's winning tile stands again (it
+    # said "winning tile 5z is not among the concealed tiles").
+    with app_reading(tmp_path, reads=_with_a_key_in_the_row).test_client() as client:
+        client.post("/api/context", json={"seat_wind": "S", "self_draw": False, "discarder": "E"})
+        hand = client.post("/api/score").get_json()
+        url = f"/api/hands/{hand['id']}/fix"
+        assert client.post(url, json={"win_tile": "5z"}).get_json()["reading"]["win_tile"] == "5z"
+        fixed = client.post(url, json={"tile": 16, "not_a_tile": True}).get_json()
+        assert fixed["reading"]["win_tile"] == "7p"
+        assert fixed["result"]["winning"] is True
+
+
+def test_a_winning_tile_chosen_by_its_code_stays_while_the_hand_holds_it(tmp_path):
+    with app_reading(tmp_path, reads=_with_a_key_in_the_row).test_client() as client:
+        client.post("/api/context", json={"seat_wind": "S", "self_draw": False, "discarder": "E"})
+        hand = client.post("/api/score").get_json()
+        url = f"/api/hands/{hand['id']}/fix"
+        client.post(url, json={"win_tile": "1s"})
+        fixed = client.post(url, json={"tile": 16, "not_a_tile": True}).get_json()
+        assert fixed["reading"]["win_tile"] == "1s"
+        assert fixed["result"]["winning"] is True
