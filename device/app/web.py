@@ -39,7 +39,7 @@ from vision.tile_sets import UNSAID_BACKS, Backs
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
 MAX_JSON_BYTES = 1024 * 1024  # a request body other than a photo: a fix or settings are a few KB
 UPLOAD_TYPES = {"image/jpeg", "image/png", "image/webp", "image/bmp"}
-OFFERS = ("would_win", "would_win_as", "would_win_without")
+OFFERS = ("would_win", "would_win_as", "would_win_without", "would_win_with_meld")
 """Reading keys for what would make the layout's reading, with its winning tile, win."""
 LAYOUT_ONLY = (*OFFERS, "unseen")
 """Reading keys that hold only for the layout's reading of the tiles (``_fixed_reading``)."""
@@ -625,8 +625,8 @@ def create_app(
         """The reading with the winning tile the player chose. Where they chose it by its box,
         it is that box's tile as now read (read again since, it is still the winning tile);
         a box now face down or said to hold no tile is none, and the layout's winning tile
-        stands. Where they chose it by its code only, it stands while the tiles read hold it
-        (the only such tile set aside or turned face down, the layout's winning tile stands)."""
+        stands. Where they chose it by its code only, it stands unless this fix took the hand's
+        last such tile away (set aside, face down, read as another tile): then the layout's."""
         manual = [c for c in hand["corrections"] if "win_tile" in c]
         if not manual:
             return reading
@@ -635,7 +635,9 @@ def create_app(
             win_tile = detections[win_index].get("code")
             if win_tile in (None, IGNORED_CODE):
                 return reading
-        elif not service.holds_tile(reading, win_tile):
+        elif service.holds_tile(hand["reading"], win_tile) and not service.holds_tile(
+            reading, win_tile
+        ):
             return reading
         reading = {**reading, "win_tile": win_tile}
         if isinstance(win_index, int):

@@ -509,6 +509,23 @@ def test_a_box_without_which_the_hand_wins_is_set_aside_with_one_tap(tmp_path, b
         assert page.inner_text("#total").endswith("台")
 
 
+def test_a_chi_a_missed_end_broke_is_counted_with_one_tap(tmp_path, browser):
+    # The melds example with the 8s of its chi 678s painted out: 6s 7s are a chi with 5s or
+    # with 8s, and the hand wins either way, so the player taps the one on the table.
+    from tests.painted import painted_out
+
+    with _scored(tmp_path, browser, *painted_out("taiwan-melds", 13)) as (page, eight_s):
+        assert eight_s["code"] == "8s"
+        page.wait_for_selector("#result.active #overlay rect")
+        assert "With 5s or 8s it is a chi" in page.inner_text("#problems")
+        buttons = page.query_selector_all("#broken-meld button")
+        assert [b.get_attribute("data-meld") for b in buttons] == ["chi:567s", "chi:678s"]
+        assert buttons[1].inner_text() == "六索 七索 八索"
+        buttons[1].click()
+        page.wait_for_selector("#broken-meld", state="hidden")
+        assert page.inner_text("#total").endswith("台")
+
+
 def test_a_tile_the_camera_missed_is_added_with_one_tap(tmp_path, browser):
     # The pinghu example with its 1m painted out: the models find 16 tiles, and 1m, 4m or 7m
     # would make the hand win.

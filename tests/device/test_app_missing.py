@@ -1,10 +1,12 @@
 """A hand a tile short in the table app: the tiles that would make it win are offered (reading
 ``would_win``), one tap adds the one on the table, and a typed hand takes the offer away. A hand
 of its size that does not win: the reads of one tile that would make it win are offered
-(``would_win_as``), one tap reads the tile so."""
+(``would_win_as``), one tap reads the tile so. A hand whose chi a missed end broke, both ends
+winning: both melds are offered (``would_win_with_meld``), one tap counts the one on the table."""
 
 from tests.device.typed_hands import app_reading
 from tests.layout.test_complete import doubtful, winning_row
+from tests.layout.test_short_melds import laid
 
 
 def _short_row():
@@ -114,3 +116,20 @@ def test_the_winning_tile_the_player_chose_read_again_stays_the_winning_tile(tmp
         # Another tile read again keeps the player's winning tile as it is.
         other = client.post(url, json={"tile": 0, "code": "1m"}).get_json()
         assert other["reading"]["win_tile"] == "4p" and other["reading"]["win_index"] == 16
+
+
+def test_a_chi_a_missed_end_broke_offers_both_melds_and_one_tap_counts_one(tmp_path):
+    # 456789m 234p 11s 55z + 5z apart, then a chi 123m laid apart with its 1m not found.
+    with app_reading(tmp_path, reads=lambda: laid(without=14)).test_client() as client:
+        client.post("/api/context", json={"seat_wind": "S", "self_draw": False, "discarder": "E"})
+        hand = client.post("/api/score").get_json()
+        offered = hand["reading"]["would_win_with_meld"]
+        assert [o["meld"]["tiles"] for o in offered] == ["123m", "234m"]
+        assert "With 1m or 4m it is a chi" in hand["reading"]["problems"][0]
+        assert "error" in hand["result"]  # 14 tiles: no score yet
+        counted = client.post(
+            f"/api/hands/{hand['id']}/fix", json={"melds": [offered[0]["meld"]]}
+        ).get_json()
+        assert counted["result"]["winning"] is True
+        assert counted["reading"]["melds"] == [{"type": "chi", "tiles": "123m"}]
+        assert "would_win_with_meld" not in counted["reading"]

@@ -62,17 +62,31 @@ def test_a_chi_missing_an_end_takes_the_only_tile_that_fits_or_wins():
     # 1m 2m: only 3m makes a chi of them.
     reading = reconstruct(laid(without=16), "taiwan")
     assert [m.to_json() for m in reading.melds] == [{"type": "chi", "tiles": "123m"}]
-    # 2m 3m: 1m or 4m. Both win this hand, so neither is taken and the meld stays short.
+    # 2m 3m: 1m or 4m. Both win this hand, so neither is taken and the meld stays short; the
+    # problem says which two to look for, and given the rules the reading offers both melds.
     both = laid(without=14)
     for rules in ({}, {"wins": wins_under(TAIWAN)}):
         reading = reconstruct(both, "taiwan", **rules)
         assert reading.melds == ()
         assert [p.kind for p in reading.problems] == ["short_meld", "count"]
+        said = "meld of 2 tiles (2m 3m): not counted; a tile not found? With 1m or 4m it is a chi"
+        assert reading.problems[0].message == said + (
+            ", and the hand wins either way" if rules else ""
+        )
+    pair = [i for i, t in enumerate(both) if t["code"] in ("2m", "3m")][-2:]
+    assert reading.to_json()["would_win_with_meld"] == [
+        {"tiles": pair, "meld": {"type": "chi", "tiles": "123m"}},
+        {"tiles": pair, "meld": {"type": "chi", "tiles": "234m"}},
+    ]
+    assert (
+        "would_win_with_meld" not in reconstruct(both, "taiwan").to_json()
+    )  # no rules: no win known
     # 4m 5m beside four 3m in the row: a fifth 3m is no tile, so 6m is taken by the rules.
     codes = [tile.code for tile in parse_tiles("123333m789p234p11s456m")]
     four = laid(without=16, codes=codes, gaps={13: 40, 14: 40})
     reading = reconstruct(four, "taiwan", wins=wins_under(TAIWAN))
     assert [m.to_json() for m in reading.melds] == [{"type": "chi", "tiles": "456m"}]
+    assert reading.would_win_with_meld == ()  # taken: nothing to offer
     assert reconstruct(four, "taiwan").melds == ()
 
 

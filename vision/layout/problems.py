@@ -92,12 +92,21 @@ def split_row(tiles: Sequence[LayoutTile], before_the_rest: bool) -> Problem:
     )
 
 
-def short_meld(tiles: Sequence[LayoutTile]) -> Problem:
-    return Problem(
-        "short_meld",
-        f"meld of {len(tiles)} tile{'s' if len(tiles) > 1 else ''} ({_labels(tiles)}): not counted",
-        tuple(t.index for t in tiles),
+def short_meld(
+    tiles: Sequence[LayoutTile],
+    kind: str | None = None,
+    codes: Sequence[str] = (),
+    winning: bool = False,
+) -> Problem:
+    """A meld group too short to count; where a missed tile broke it and several tiles could be
+    that tile (``codes``, a ``kind`` with each; ``winning``: the hand wins with each), which."""
+    said = (
+        f"meld of {len(tiles)} tile{'s' if len(tiles) > 1 else ''} ({_labels(tiles)}): not counted"
     )
+    if codes:
+        said += f"; a tile not found? With {_either(codes)} it is a {kind}"
+        said += ", and the hand wins either way" if winning else ""
+    return Problem("short_meld", said, tuple(t.index for t in tiles))
 
 
 def bad_meld(tiles: Sequence[LayoutTile]) -> Problem:

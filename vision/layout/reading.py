@@ -84,6 +84,10 @@ class Reading:
     would_win_without: tuple[int, ...] = ()
     """For a hand a tile over its size, the few tiles (indices into the detections) without
     which it would be a winning hand: a box on something that holds no tile; empty otherwise."""
+    would_win_with_meld: tuple[tuple[tuple[int, ...], MeldReading], ...] = ()
+    """For a hand a meld short, where a missed tile broke a meld and several tiles would make
+    it whole and the hand win (a chi missing an end): the found tiles (indices into the
+    detections) and each meld they would be; empty otherwise."""
 
     def hand_json(self) -> dict[str, Any]:
         """Just the keys ``tilescore score --json`` accepts."""
@@ -105,4 +109,9 @@ class Reading:
             out["would_win_as"] = [{"tile": i, "code": code} for i, code in self.would_win_as]
         if self.would_win_without:
             out["would_win_without"] = list(self.would_win_without)
+        if self.would_win_with_meld:
+            out["would_win_with_meld"] = [
+                {"tiles": list(found), "meld": meld.to_json()}
+                for found, meld in self.would_win_with_meld
+            ]
         return out

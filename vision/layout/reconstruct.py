@@ -23,7 +23,7 @@ from vision.layout.overlaps import Overlap, clear_of, find_overlaps
 from vision.layout.problems import Problem
 from vision.layout.reading import Group, MeldReading, Reading, Unseen, compact
 from vision.layout.rows import Run, chain_rows, split_groups, without
-from vision.layout.short_melds import ShortMeld, choose, find_short_meld, kong_left
+from vision.layout.short_melds import ShortMeld, choices, find_short_meld, kong_left
 from vision.layout.sizes import expected_size
 from vision.layout.tiles import LayoutTile, TileLike, from_detections
 
@@ -76,13 +76,21 @@ def reconstruct(
             assignment = mended
     found += assignment.problems
 
-    # A hand a meld short: the meld a missed tile broke, and the tile taken for it.
+    # A hand a meld short: the meld a missed tile broke, and the tile taken for it, or where
+    # several tiles could be it (a chi missing an end), those the player is offered.
     broken: tuple[ShortMeld, str] | None = None
-    mended_meld = _mend_meld(assignment, overlaps, seat, flowers, variant, wins)
-    if mended_meld is not None:
-        assignment, broken = mended_meld
+    unmended: tuple[ShortMeld, tuple[str, ...]] | None = None
+    broken_meld = _broken_meld(assignment, overlaps, seat, flowers, variant, wins)
+    if broken_meld is not None:
+        short, mended, codes = broken_meld
+        if len(codes) == 1:
+            assignment, broken = mended, (short, codes[0])
+        elif codes:
+            unmended = short, codes
     stacked, loose_problems = _attach(assignment, overlaps)
-    melds, groups, meld_problems = _type_melds(assignment, stacked, seat, broken)
+    melds, groups, meld_problems = _type_melds(
+        assignment, stacked, seat, broken, unmended, wins is not None
+    )
     found += meld_problems + loose_problems
     if broken is not None:
         short, code = broken
@@ -175,7 +183,19 @@ def reconstruct(
         unseen,
         would_win_as,
         would_win_without,
+        _melds_that_win(unmended, seat) if wins is not None else (),
     )
+
+
+def _melds_that_win(
+    unmended: tuple[ShortMeld, tuple[str, ...]] | None, seat: str | None
+) -> tuple[tuple[tuple[LayoutTile, ...], MeldReading], ...]:
+    """A meld a missed tile broke, left short, and the melds it would be with each tile that
+    makes the hand win: the player knows which lay on the table."""
+    if unmended is None:
+        return ()
+    short, codes = unmended
+    return tuple((short.found, short.reading(code, seat)) for code in codes)
 
 
 def _short(assignment: Assignment, variant: str | None) -> bool:
@@ -186,22 +206,22 @@ def _short(assignment: Assignment, variant: str | None) -> bool:
     return (_shortfall(codes, melds, variant) or 0) > 0
 
 
-def _mend_meld(
+def _broken_meld(
     assignment: Assignment,
     overlaps: Sequence[Overlap],
     seat: str | None,
     flowers: Sequence[LayoutTile],
     variant: str | None,
     wins: Callable[[Mapping[str, Any]], bool] | None,
-) -> tuple[Assignment, tuple[ShortMeld, str]] | None:
-    """For a hand one meld short as read, the meld a missed tile broke (``short_melds``): the
+) -> tuple[ShortMeld, Assignment, tuple[str, ...]] | None:
+    """For a hand one meld short as read, the meld a missed tile broke (``short_melds``), the
     assignment with its two tiles as one meld group (no longer strays or a meld of 2), and the
-    meld with the tile taken for the missed one.
+    tiles the missed one may be: given the rules, those with which the hand wins, as read or
+    completed (``complete``). One is taken for it; several (a chi missing an end, both ends
+    winning) are for the player to choose.
 
     None where no one meld is broken, a tile of it is doubtful (another read would make
-    another meld), another tile of a broken pon's kind lies loose (it was a kong), or its missed
-    tile is not known: given the rules, the hand must win with it, as read or completed
-    (``complete``), and only one tile may make it so."""
+    another meld), or another tile of a broken pon's kind lies loose (it was a kong)."""
     short = find_short_meld(assignment.lone, assignment.meld_runs, assignment.frame)
     if short is None or any(t.low_confidence for t in short.found):
         return None
@@ -223,11 +243,8 @@ def _mend_meld(
             check = _hand_wins(melds, flowers, wins, lambda read: _win_code(assignment, read))
             return check(tuple(codes)) or complete(assignment.concealed, check) is not None
 
-    taken = choose(short, hand_wins)
-    if taken is None:
-        return None
     mended = in_reading_order([*runs, short.run], assignment.hand_row)
-    return replace(rest, meld_runs=mended), (short, taken)
+    return short, replace(rest, meld_runs=mended), choices(short, hand_wins)
 
 
 def _shortfall(codes: Sequence[str], melds: int, variant: str | None) -> int | None:
@@ -326,9 +343,13 @@ def _type_melds(
     stacked: Mapping[int, LayoutTile],
     seat: str | None,
     broken: tuple[ShortMeld, str] | None = None,
+    unmended: tuple[ShortMeld, tuple[str, ...]] | None = None,
+    by_the_rules: bool = False,
 ) -> tuple[list[tuple[MeldReading, tuple[LayoutTile, ...]]], list[Group], list[Problem]]:
-    """Each meld group's meld; ``broken`` (``_mend_meld``) is the group of two that is a meld a
-    missed tile broke, with the tile taken for the missed one."""
+    """Each meld group's meld; ``broken`` (``_broken_meld``) is the group of two that is a meld
+    a missed tile broke, with the tile taken for the missed one, and ``unmended`` such a group
+    left short, with the tiles the missed one may be (``by_the_rules``: each makes the hand
+    win)."""
     melds: list[tuple[MeldReading, tuple[LayoutTile, ...]]] = []
     groups: list[Group] = []
     found: list[Problem] = []
@@ -341,7 +362,12 @@ def _type_melds(
         extra = stacked.get(i)
         tiles = run.tiles + ((extra,) if extra is not None else ())
         if len(tiles) < 3:
-            found.append(problems.short_meld(tiles))
+            if unmended is not None and run is unmended[0].run and extra is None:
+                short, codes = unmended
+                kind = short.kind(codes[0])
+                found.append(problems.short_meld(tiles, kind, codes, by_the_rules))
+            else:
+                found.append(problems.short_meld(tiles))
             groups.append(Group("ignored", tuple(t.index for t in tiles), "?"))
             continue
         parts = _split(run.tiles, extra)
@@ -396,6 +422,7 @@ def _finish(
     unseen: Unseen | None = None,
     would_win_as: Sequence[tuple[LayoutTile, str]] = (),
     would_win_without: Sequence[LayoutTile] = (),
+    would_win_with_meld: Sequence[tuple[Sequence[LayoutTile], MeldReading]] = (),
 ) -> Reading:
     if flowers:
         groups = [*groups, Group("flowers", tuple(t.index for t in flowers), "flowers")]
@@ -416,6 +443,9 @@ def _finish(
         unseen=unseen,
         would_win_as=tuple((tile.index, code) for tile, code in would_win_as),
         would_win_without=tuple(tile.index for tile in would_win_without),
+        would_win_with_meld=tuple(
+            (tuple(t.index for t in found), meld) for found, meld in would_win_with_meld
+        ),
     )
 
 

@@ -102,11 +102,10 @@ def find_short_meld(
     return found[0] if len(found) == 1 else None
 
 
-def choose(short: ShortMeld, wins: Callable[[str], bool] | None) -> str | None:
-    """The tile taken for the missed one: the only candidate, or given the table's rules
-    (``wins``), the only one with which the hand wins; None when that leaves several or none."""
-    candidates = [c for c in short.candidates if wins is None or wins(c)]
-    return candidates[0] if len(candidates) == 1 else None
+def choices(short: ShortMeld, wins: Callable[[str], bool] | None) -> tuple[str, ...]:
+    """The tiles the missed one may be: every candidate, or given the table's rules (``wins``),
+    those with which the hand wins. Only one is taken for it."""
+    return tuple(c for c in short.candidates if wins is None or wins(c))
 
 
 def kong_left(short: ShortMeld, loose: Sequence[LayoutTile]) -> bool:

@@ -405,7 +405,8 @@ function offerRow(box, label, offers) {
 // does not win, and the few reads of one tile that would make it win (reading.would_win_as):
 // one tap reads that tile so. A hand a tile over, and the few tiles without which it would
 // win (reading.would_win_without: a box on a key or a cap read as a tile): one tap sets it
-// aside as no tile.
+// aside as no tile. A hand a meld short whose meld of two a missed end broke, both ends
+// winning (reading.would_win_with_meld): one tap counts the meld the player sees.
 function renderOffers(hand) {
   const reading = hand.reading || {};
   const open = !(hand.result || {}).winning;
@@ -421,6 +422,10 @@ function renderOffers(hand) {
     const code = (hand.tiles[tile] || {}).code;
     return { text: `${tileName(code)} ✕`, colour: colourOf(code), data: { tile, code }, change: { tile, not_a_tile: true } };
   }));
+  offerRow($("#broken-meld"), "A meld's tile not seen? It is:", (open ? reading.would_win_with_meld || [] : []).map(({ meld }) => ({
+    text: parseTiles(meld.tiles).map(tileName).join(" "), colour: colourOf(meld.tiles),
+    data: { meld: `${meld.type}:${meld.tiles}` }, change: { melds: [...(reading.melds || []), meld] },
+  })));
 }
 
 // Who won and how, on the Result screen itself: one tap rescored, and remembered.
