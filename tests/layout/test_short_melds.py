@@ -162,3 +162,31 @@ def test_a_group_that_is_no_meld_is_not_counted_as_one():
     reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
     assert not [p for p in reading.problems if p.kind == "unseen"]
     assert "bad_meld" in [p.kind for p in reading.problems]
+
+
+def test_a_concealed_kong_missing_a_back_is_the_kong():
+    # 456789m 234p 11s 55z, winning 5z apart, then a concealed kong of 9s laid apart: back 9s
+    # 9s back, one back not found. A back and two alike faces together are that kong.
+    codes = [tile.code for tile in parse_tiles("456789m234p11s555z9999s")]
+    whole = row(codes, gap_before=GAPS, down={14, 17})
+    for missed in (14, 17):
+        tiles = [t for i, t in enumerate(whole) if i != missed]
+        for rules in ({}, {"wins": wins_under(TAIWAN)}):
+            reading = reconstruct(tiles, "taiwan", **rules)
+            assert [m.to_json() for m in reading.melds] == [
+                {"type": "concealed_kong", "tiles": "9999s"}
+            ]
+            labels = "9s 9s back" if missed == 14 else "back 9s 9s"
+            assert [p.message for p in reading.problems] == [
+                f"a back not found: {labels} taken as the concealed kong 9999s"
+            ]
+            assert reading.problems[0].tiles == tuple(sorted(reading.problems[0].tiles))
+    # Two faces that are not alike, or a hand short of more than the kong, stay as read.
+    odd = [
+        t
+        for i, t in enumerate(row([*codes[:15], "8s", *codes[16:]], gap_before=GAPS, down={14, 17}))
+        if i != 17
+    ]
+    assert [p.kind for p in reconstruct(odd, "taiwan").problems] == ["bad_meld", "count"]
+    short = [t for i, t in enumerate(whole) if i not in (0, 17)]
+    assert reconstruct(short, "taiwan").melds == ()

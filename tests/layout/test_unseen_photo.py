@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from tests.cli_run import tilescore
-from tests.painted import painted_out, pinghu_without
+from tests.painted import PHOTOS, painted_out, pinghu_without
 from vision.annotate import UNSEEN_COLOUR
 
 
@@ -60,3 +60,15 @@ def test_the_middle_tile_a_meld_lost_is_taken_and_pointed_at(tmp_path):
     assert not [p for p in out["problems"] if "expected" in p and "taken as 7s" not in p]
     assert out["result"]["total"] > 0
     assert _red_share(drawn, reading["unseen"]["box"]) > 0.3
+
+
+def test_a_concealed_kong_that_lost_a_back_is_read_whole(tmp_path):
+    # The melds photo's concealed kong back 9m 9m back with its last back painted out: a back
+    # and two alike faces together, in a hand a kong short, are that kong; scored as unpainted.
+    whole, _ = _scored(tmp_path, cv2.imread(str(PHOTOS / "taiwan-melds.jpg")), "E")
+    image, back = painted_out("taiwan-melds", 17)
+    assert back["face_down"]
+    out, _ = _scored(tmp_path, image, "E")
+    assert [m["tiles"] for m in out["reading"]["melds"]] == ["777z", "678s", "9999m"]
+    assert out["problems"] == ["a back not found: back 9m 9m taken as the concealed kong 9999m"]
+    assert out["result"]["total"] == whole["result"]["total"]

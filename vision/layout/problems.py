@@ -167,6 +167,15 @@ def unseen_in_meld(found: Sequence[LayoutTile], code: str, kind: str, expected: 
     )
 
 
+def unseen_back(found: Sequence[LayoutTile], code: str) -> Problem:
+    """A concealed kong one of whose backs was missed, read whole (vision/layout/short_melds.py)."""
+    return Problem(
+        "unseen",
+        f"a back not found: {_labels(found)} taken as the concealed kong {code[0] * 4}{code[1:]}",
+        tuple(t.index for t in found),
+    )
+
+
 def would_win_as(reads: Sequence[tuple[LayoutTile, str]], win: LayoutTile | None) -> Problem:
     """A hand of its size that does not win, and the few reads of one tile that would make it
     a winning hand (``complete.reads_that_win``): the tiles to look at first. The winning tile

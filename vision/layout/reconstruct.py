@@ -23,7 +23,14 @@ from vision.layout.overlaps import Overlap, clear_of, find_overlaps
 from vision.layout.problems import Problem
 from vision.layout.reading import Group, MeldReading, Reading, Unseen, compact
 from vision.layout.rows import Run, chain_rows, split_groups, without
-from vision.layout.short_melds import ShortMeld, choices, find_short_meld, kong_left
+from vision.layout.short_melds import (
+    ShortKong,
+    ShortMeld,
+    choices,
+    find_short_kong,
+    find_short_meld,
+    kong_left,
+)
 from vision.layout.sizes import expected_size
 from vision.layout.tiles import LayoutTile, TileLike, from_detections
 
@@ -78,8 +85,8 @@ def reconstruct(
 
     # A hand a meld short: the meld a missed tile broke, and the tile taken for it, or where
     # several tiles could be it (a chi missing an end), those the player is offered.
-    broken: tuple[ShortMeld, str] | None = None
-    unmended: tuple[ShortMeld, tuple[str, ...]] | None = None
+    broken: tuple[ShortMeld | ShortKong, str] | None = None
+    unmended: tuple[ShortMeld | ShortKong, tuple[str, ...]] | None = None
     broken_meld = _broken_meld(assignment, overlaps, seat, flowers, variant, wins)
     if broken_meld is not None:
         short, mended, codes = broken_meld
@@ -95,7 +102,10 @@ def reconstruct(
     if broken is not None:
         short, code = broken
         size = len(assignment.concealed) + 3 * len(melds)
-        found.append(problems.unseen_in_meld(short.found, code, short.kind(code), size))
+        if isinstance(short, ShortKong):
+            found.append(problems.unseen_back(short.found, code))
+        else:
+            found.append(problems.unseen_in_meld(short.found, code, short.kind(code), size))
 
     hand = [t.code or "" for t in assignment.concealed]
     win = assignment.win.code if assignment.win is not None else None
@@ -188,7 +198,7 @@ def reconstruct(
 
 
 def _melds_that_win(
-    unmended: tuple[ShortMeld, tuple[str, ...]] | None, seat: str | None
+    unmended: tuple[ShortMeld | ShortKong, tuple[str, ...]] | None, seat: str | None
 ) -> tuple[tuple[tuple[LayoutTile, ...], MeldReading], ...]:
     """A meld a missed tile broke, left short, and the melds it would be with each tile that
     makes the hand win: the player knows which lay on the table."""
@@ -213,7 +223,7 @@ def _broken_meld(
     flowers: Sequence[LayoutTile],
     variant: str | None,
     wins: Callable[[Mapping[str, Any]], bool] | None,
-) -> tuple[ShortMeld, Assignment, tuple[str, ...]] | None:
+) -> tuple[ShortMeld | ShortKong, Assignment, tuple[str, ...]] | None:
     """For a hand one meld short as read, the meld a missed tile broke (``short_melds``), the
     assignment with its two tiles as one meld group (no longer strays or a meld of 2), and the
     tiles the missed one may be: given the rules, those with which the hand wins, as read or
@@ -222,13 +232,19 @@ def _broken_meld(
 
     None where no one meld is broken, a tile of it is doubtful (another read would make
     another meld), or another tile of a broken pon's kind lies loose (it was a kong)."""
-    short = find_short_meld(assignment.lone, assignment.meld_runs, assignment.frame)
+    short: ShortMeld | ShortKong | None = find_short_meld(
+        assignment.lone, assignment.meld_runs, assignment.frame
+    )
+    if short is None:
+        short = find_short_kong(assignment.meld_runs)
     if short is None or any(t.low_confidence for t in short.found):
         return None
     runs = [r for r in assignment.meld_runs if r is not short.run]
     lone = tuple(r for r in assignment.lone if r.tiles[0] not in short.found)
     rest = replace(assignment, lone=lone, meld_runs=tuple(runs))
-    if kong_left(short, [*rest.loose, *(o.lifted for o in overlaps)]):
+    if isinstance(short, ShortMeld) and kong_left(
+        short, [*rest.loose, *(o.lifted for o in overlaps)]
+    ):
         return None
     # Counted as the final reading counts: melds typed, a group that is none left out.
     others = [m[0] for m in _type_melds(rest, _attach(rest, overlaps)[0], seat)[0]]
@@ -342,8 +358,8 @@ def _type_melds(
     assignment: Assignment,
     stacked: Mapping[int, LayoutTile],
     seat: str | None,
-    broken: tuple[ShortMeld, str] | None = None,
-    unmended: tuple[ShortMeld, tuple[str, ...]] | None = None,
+    broken: tuple[ShortMeld | ShortKong, str] | None = None,
+    unmended: tuple[ShortMeld | ShortKong, tuple[str, ...]] | None = None,
     by_the_rules: bool = False,
 ) -> tuple[list[tuple[MeldReading, tuple[LayoutTile, ...]]], list[Group], list[Problem]]:
     """Each meld group's meld; ``broken`` (``_broken_meld``) is the group of two that is a meld

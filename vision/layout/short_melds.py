@@ -7,7 +7,8 @@ a meld of 2). Either way the hand is a meld's three tiles short as read. Where e
 broken meld lies in a hand that short, the tiles found say what it was: two alike make a pon of
 them, two of one suit a chi; the missed tile is the one that completes it, and where a missed
 middle leaves one tile possible (between 4s and 6s only a 5s), or the table's rules let only
-one of the possible tiles win, that tile is taken.
+one of the possible tiles win, that tile is taken. A concealed kong that lost one of its backs
+leaves a back and two alike faces together (read as no meld): it is the kong.
 """
 
 from __future__ import annotations
@@ -82,6 +83,53 @@ class ShortMeld:
         return (missed, first, second) if below else (first, second, missed)
 
 
+@dataclass(frozen=True)
+class ShortKong:
+    """A concealed kong (back, face, face, back) one of whose backs the detector missed: a back
+    and two alike faces lie together, the back at one end."""
+
+    run: Run
+    """The three tiles found, in reading order."""
+
+    @property
+    def found(self) -> tuple[LayoutTile, ...]:
+        return self.run.tiles
+
+    @property
+    def candidates(self) -> tuple[str, ...]:
+        """The kong's tile: the faces' (a back hides the plain tile)."""
+        face = next(t.tile for t in self.found if not t.face_down)
+        assert face is not None
+        return (face.plain.code,)
+
+    @property
+    def box(self) -> None:
+        """Which end the back lay at is known, but not drawn: a kong's ends lie at the table's."""
+        return None
+
+    def reading(self, code: str, seat: str | None) -> MeldReading:
+        return MeldReading("concealed_kong", (code,) * 4)
+
+    def kind(self, code: str) -> str:
+        return "concealed_kong"
+
+
+def find_short_kong(meld_runs: Sequence[Run]) -> ShortKong | None:
+    """The one group of three that is a concealed kong with a back not found; None when none or
+    more than one could be."""
+    found = [ShortKong(run) for run in meld_runs if _kong_but_a_back(run.tiles)]
+    return found[0] if len(found) == 1 else None
+
+
+def _kong_but_a_back(tiles: Sequence[LayoutTile]) -> bool:
+    """Back, face, face or face, face, back, the two faces alike mahjong tiles."""
+    backs = [t.face_down for t in tiles]
+    if backs not in ([True, False, False], [False, False, True]):
+        return False
+    faces = [t for t in tiles if not t.face_down]
+    return all(_meld_tile(t) for t in faces) and faces[0].tile.plain == faces[1].tile.plain  # type: ignore[union-attr]
+
+
 def find_short_meld(
     lone: Sequence[Run], meld_runs: Sequence[Run], frame: Frame
 ) -> ShortMeld | None:
@@ -102,7 +150,7 @@ def find_short_meld(
     return found[0] if len(found) == 1 else None
 
 
-def choices(short: ShortMeld, wins: Callable[[str], bool] | None) -> tuple[str, ...]:
+def choices(short: ShortMeld | ShortKong, wins: Callable[[str], bool] | None) -> tuple[str, ...]:
     """The tiles the missed one may be: every candidate, or given the table's rules (``wins``),
     those with which the hand wins. Only one is taken for it."""
     return tuple(c for c in short.candidates if wins is None or wins(c))
