@@ -22,6 +22,7 @@ from datasets.synth.faces import (
     DEFAULT_HOLLOW_SHARE,
     DEFAULT_MIX,
     DEFAULT_REAL_SHARE,
+    DEFAULT_REGRID_SHARE,
     DEFAULT_REINK_SHARE,
     DEFAULT_WAISTED_SHARE,
     HOLLOW_SHARE,
@@ -384,6 +385,13 @@ def main(argv: list[str] | None = None) -> int:
         f"(suggested {WAISTED_SHARE})",
     )
     parser.add_argument(
+        "--regrid-share",
+        type=_share,
+        default=DEFAULT_REGRID_SHARE,
+        help="share of the real faces of 4s, 6s and 9s that are another of them re-laid "
+        "(datasets/synth/regrid.py; default 0)",
+    )
+    parser.add_argument(
         "--white-dragon-share",
         type=_share,
         default=WHITE_DRAGON_SHARE,
@@ -407,7 +415,13 @@ def main(argv: list[str] | None = None) -> int:
         args.seed,
         real_xiangqi=not args.no_xiangqi,
         jobs=args.jobs,
-        mix=FaceMix(args.real_share, args.reink_share, args.hollow_share, args.waisted_share),
+        mix=FaceMix(
+            args.real_share,
+            args.reink_share,
+            args.hollow_share,
+            args.waisted_share,
+            args.regrid_share,
+        ),
         white_dragon_share=args.white_dragon_share,
         roll_share=args.roll_share,
     )

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from datasets.synth.regrid import ink_share, regridded_faces
 from datasets.synth.sources import (
     CAMERASH_LABELS,
     CAMERASH_UNTAGGED_LABELS,
@@ -691,20 +692,13 @@ REINK_SHARE = 0.3
 DEFAULT_REINK_SHARE = 0.0
 REINKS = ("black", "blue", "green")
 RED_HUES = 12  # OpenCV hues (0-180) this near red are red ink, kept as it is
-PAPER_PERCENTILE = 90  # the face's brightest tenth is its paper
 
 
 def reinked(face: np.ndarray, rng: random.Random) -> np.ndarray:
     """A BGR face with its ink, all but the red, painted in another ink colour."""
-    grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
     hsv = cv2.cvtColor(face, cv2.COLOR_BGR2HSV).astype(np.float32)
     hue, saturation = hsv[..., 0], hsv[..., 1]
-    paper = float(np.percentile(grey, PAPER_PERCENTILE))
-    # How much of a pixel is ink: darker than the paper, or coloured where the paper is not.
-    ink = np.maximum(
-        np.clip((paper - grey) / max(paper - 40.0, 1.0), 0.0, 1.0),
-        np.clip((saturation - 60.0) / 120.0, 0.0, 1.0),
-    )
+    ink = ink_share(face)
     red = ((hue < RED_HUES) | (hue > 180 - RED_HUES)) & (saturation > 90)
     ink[red] = 0.0
     colour = np.array(INK[rng.choice(REINKS)][::-1], np.float32) * rng.uniform(0.7, 1.3)
@@ -712,6 +706,11 @@ def reinked(face: np.ndarray, rng: random.Random) -> np.ndarray:
     out = face.astype(np.float32) * (1.0 - alpha) + np.clip(colour, 0, 255) * alpha
     reinked_face: np.ndarray = out.astype(np.uint8)
     return reinked_face
+
+
+# Builds re-lay no real face unless asked, so those made before redraw the same from a seed.
+DEFAULT_REGRID_SHARE = 0.0
+REGRID_SEED = 31  # the re-laid faces are drawn once per library, the same for every build
 
 
 # The share of faces cut from real crops and art where a tile has any; the rest are rendered, so
@@ -724,12 +723,15 @@ class FaceMix:
     """How a build draws its faces, each a share from 0 to 1: ``real`` of the faces of a tile
     with real crops or art are cut from them (the rest rendered), ``reink`` of those real
     mahjong faces are ``reinked``, ``hollow`` of the rendered dog bones are outlines, and
-    ``waisted`` of the rendered bamboo faces are outlined bones barred at the waist."""
+    ``waisted`` of the rendered bamboo faces are outlined bones barred at the waist, and
+    ``regrid`` of the real faces of a grid tile (4s, 6s, 9s) are another grid tile's real face
+    with its pips re-laid (``datasets.synth.regrid``)."""
 
     real: float = DEFAULT_REAL_SHARE
     reink: float = DEFAULT_REINK_SHARE
     hollow: float = DEFAULT_HOLLOW_SHARE
     waisted: float = DEFAULT_WAISTED_SHARE
+    regrid: float = DEFAULT_REGRID_SHARE
 
 
 DEFAULT_MIX = FaceMix()
@@ -751,11 +753,17 @@ class FaceLibrary:
             for code, images in source.items():
                 self.real[code] += images
         self.mix = mix
+        self.regridded = (
+            regridded_faces(self.real, random.Random(REGRID_SEED)) if mix.regrid else {}
+        )
 
     def face(self, code: str, rng: random.Random) -> np.ndarray:
         tile = tile_from_code(code)
         real = self.real.get(code)
         if real and rng.random() < self.mix.real:
+            regridded = self.regridded.get(code)
+            if regridded and rng.random() < self.mix.regrid:
+                real = regridded
             face = real[rng.randrange(len(real))]
             # A piece's ink is what it is (black or red side), so pieces keep theirs.
             if self.mix.reink and not tile.is_piece and rng.random() < self.mix.reink:
