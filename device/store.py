@@ -416,12 +416,16 @@ class Store:
         detections: list[dict[str, Any]] | None = None,
     ) -> None:
         """Save a corrected hand (with its tiles as corrected, if a tile was): all of it or,
-        if anything fails, none of it. When it is the session's latest hand, the dealer is
-        moved on again from where it stood before the hand: a fix can turn a win into no win,
-        or change the winner, and the next hand must be dealt from the corrected outcome."""
+        if anything fails, none of it. When it is the session's latest hand and the fix changes
+        what moves the dealer (a win into no win, the dealer's win into another's), the dealer
+        is moved on again from where it stood before the hand, and the next hand is dealt from
+        the corrected outcome. Any other fix leaves the table as it stands: a streak or round
+        wind the players set by hand since the hand was scored is theirs."""
         with self._write() as db:
             row = db.execute(
-                "SELECT session_id, corrections, state_before FROM hands WHERE id = ?", (hand_id,)
+                "SELECT session_id, corrections, state_before, context, result FROM hands "
+                "WHERE id = ?",
+                (hand_id,),
             ).fetchone()
             if row is None:
                 raise KeyError(hand_id)
@@ -440,7 +444,8 @@ class Store:
                 (row["session_id"],),
             ).fetchone()[0]
             # An older hand keeps its effect: the hands after it were dealt as the table saw it.
-            if latest == hand_id:
+            moved_before = _dealer_outcome(json.loads(row["context"]), json.loads(row["result"]))
+            if latest == hand_id and moved_before != _dealer_outcome(context, result):
                 self._restore_state(db, row["session_id"], json.loads(row["state_before"]))
                 state = self._session_row(db, row["session_id"])
                 self._advance_dealer(db, state, context, result)
@@ -681,6 +686,12 @@ def _written_by_app(path: Path, photo: str, before: sqlite3.Row | None) -> bool:
     return {k: v for k, v in found.items() if k not in size} == {
         k: v for k, v in wrote.items() if k not in size
     }
+
+
+def _dealer_outcome(context: dict[str, Any], result: dict[str, Any]) -> tuple[bool, bool]:
+    """What of a hand moves the dealer (``Store._advance_dealer``): whether it was won, and
+    whether by the dealer."""
+    return bool(result.get("winning")), context.get("seat_wind", "E") == "E"
 
 
 def _dump(value: Any) -> str:

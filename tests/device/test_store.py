@@ -109,6 +109,23 @@ def test_the_table_sets_the_streak_and_round_wind_by_hand(tmp_path):
     assert (state.streak, state.round_wind) == (2, "S")
 
 
+def test_a_fix_that_leaves_the_outcome_keeps_a_streak_the_table_set_by_hand(tmp_path):
+    # The table set the streak and round wind after the latest hand (a drawn hand between);
+    # then a fix to that hand that leaves who won as it was (a tile read again, the events
+    # said) keeps them. It dealt again from before the hand: 5/S went back to 2/E.
+    store = Store(tmp_path)
+    session = store.new_session(["Ann", "Bo", "Cy", "Di"], "taiwan")
+    latest = store.add_hand(session.id, None, [], {}, {"seat_wind": "E"}, _result("S", "E", 5))
+    store.set_session_state(session.id, streak=5, round_wind="S")
+    store.update_hand(latest, {}, {"seat_wind": "E"}, _result("S", "E", 8), {"tile": 0})
+    state = store.session(session.id)
+    assert (state.streak, state.round_wind) == (5, "S")
+    # A fix that changes who won still deals from the corrected outcome.
+    store.update_hand(latest, {}, {"seat_wind": "S"}, _result("E", "S", 5), {"tile": 0})
+    state = store.session(session.id)
+    assert (state.dealer, state.streak, state.round_wind) == (1, 0, "E")
+
+
 def test_a_corrected_photo_becomes_a_label_the_labelling_page_opens(tmp_path):
     from device.labels import LabelStore
 
