@@ -49,6 +49,22 @@ DEFAULT_CONTEXT: dict[str, Any] = {
 """The table's context before anything is said about it."""
 
 
+def streak_of(context: Mapping[str, Any]) -> int:
+    """How many hands in a row the dealer has won, as the context's rule set says it."""
+    key = "honba" if context.get("variant") == "riichi" else "dealer_streak"
+    value = context.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def with_streak(context: Mapping[str, Any], streak: int) -> dict[str, Any]:
+    """The context with the dealer's repeats said as its rule set counts them: riichi as 本場
+    (honba), which has no 連莊 streak and refuses one; the others as ``dealer_streak``, which
+    they score (a riichi honba they leave unread, so a hand moved to them kept it unscored)."""
+    out = {k: v for k, v in context.items() if k not in ("dealer_streak", "honba")}
+    out["honba" if out.get("variant") == "riichi" else "dealer_streak"] = streak
+    return out
+
+
 def check_context(given: Any, base: Mapping[str, Any]) -> dict[str, Any]:
     """The table's changes ``given`` to the context ``base`` (the remembered one, or a hand's),
     each field checked the way the scorer reads it, as they are to be kept: the variant by its

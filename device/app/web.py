@@ -526,13 +526,7 @@ def create_app(
         # start): a rule set without winds (xiangqi) names the seats from the winner's by the
         # player count, and a payment goes to a chair.
         context["players"] = len(session.players) if session else _new_session_size(context)
-        if context.get("variant") == "riichi":
-            # Riichi counts a dealer's repeats as 本場 (honba), not as a 連莊 streak.
-            context.pop("dealer_streak", None)
-            context["honba"] = streak
-        else:
-            context["dealer_streak"] = streak
-        return context
+        return table_context.with_streak(context, streak)
 
     @app.get("/api/hands/<int(signed=True):hand_id>")
     def get_hand(hand_id: int) -> Any:
@@ -561,6 +555,12 @@ def create_app(
             if "context" in fix:
                 fix["context"] = changes  # as it is kept: the events by their codes, once each
             context = {**base, **changes}
+            if context.get("variant") != base.get("variant"):
+                # The hand moved to another rule set keeps its streak (or the one this fix
+                # says), said as that rule set says it.
+                said = [changes[k] for k in ("dealer_streak", "honba") if k in changes]
+                streak = said[0] if said else table_context.streak_of(base)
+                context = table_context.with_streak(context, streak)
             table_context.check_seating(changes, context, players)
             if "melds" in fix:
                 fixes.check_fix_melds(fix["melds"], context)

@@ -1,0 +1,59 @@
+"""A hand moved to another rule set keeps the dealer's streak, said as that rule set says it:
+riichi's 本場 (honba), the others' 連莊 streak. It kept the old key: riichi refused a hand with a
+streak, and Taiwan scored one with honba as if the dealer had none."""
+
+import json
+
+from tests.cli_run import tilescore
+from tests.device.typed_hands import app_reading, typed
+
+# A dealer's win on a discard, a winning hand under both rule sets: 14 tiles in riichi,
+# 17 in Taiwan.
+RIICHI_HAND = {"hand": "123456789m234p11s", "win_tile": "1s", "melds": []}
+TAIWAN_HAND = {"hand": "123456789m234567p11s", "win_tile": "7p", "melds": []}
+
+
+def _table(client, variant):
+    said = client.post(
+        "/api/context",
+        json={"variant": variant, "seat_wind": "E", "self_draw": False, "discarder": "S",
+              "dealer_streak": 3},
+    )  # fmt: skip
+    assert said.status_code == 200, said.get_json()
+
+
+def test_a_taiwan_hand_moved_to_riichi_counts_its_streak_as_honba(tmp_path):
+    with app_reading(tmp_path).test_client() as client:
+        _table(client, "taiwan")
+        hand = typed(client, RIICHI_HAND)
+        assert hand["context"]["dealer_streak"] == 3
+        moved = client.post(
+            f"/api/hands/{hand['id']}/fix", json={"context": {"variant": "riichi"}}
+        ).get_json()
+        assert "error" not in moved["result"], moved["result"]
+        assert moved["context"]["honba"] == 3 and "dealer_streak" not in moved["context"]
+        # Three 本場 add 900 to the discarder's payment.
+        plain = client.post(
+            f"/api/hands/{hand['id']}/fix", json={"context": {"variant": "riichi", "honba": 0}}
+        ).get_json()
+        assert (
+            moved["result"]["payments"][0]["amount"]
+            == plain["result"]["payments"][0]["amount"] + 900
+        )
+
+
+def test_a_riichi_hand_moved_to_taiwan_scores_its_honba_as_the_streak(tmp_path):
+    with app_reading(tmp_path).test_client() as client:
+        _table(client, "riichi")
+        hand = typed(client, TAIWAN_HAND | {"flowers": ""})
+        assert hand["context"]["honba"] == 3
+        moved = client.post(
+            f"/api/hands/{hand['id']}/fix", json={"context": {"variant": "taiwan"}}
+        ).get_json()
+        assert moved["context"]["dealer_streak"] == 3 and "honba" not in moved["context"]
+        typed_in = tilescore(
+            "score", "--variant", "taiwan", "--hand", TAIWAN_HAND["hand"], "--win", "7p",
+            "--discarder", "S", "--streak", "3", "--json",
+        )  # fmt: skip
+        assert moved["result"]["total"] > 0
+        assert moved["result"]["total"] == json.loads(typed_in.stdout)["total"]
