@@ -149,6 +149,45 @@ def _melds(value: Any) -> list[Any]:
     return value
 
 
+def check_fix_tiles(fix: Mapping[str, Any], context: Mapping[str, Any]) -> None:
+    """A fix's tiles as the hand's rule set takes them (``check_fix`` has read their codes): a
+    box read as a tile of its set (a flower where it plays flowers, a red five where its rules
+    count them), the winning tile, the concealed tiles and the tiles joined as a meld of its
+    tiles and no flower, the flowers flowers. Anything else is a one-line ``TilescoreError``,
+    refused before it is saved (and before a label for training calls a box so), not kept to
+    fail every rescore after."""
+    from scoring.hand_json import tiles_from_text
+    from scoring.variant import find_variant, red_fives_in_play
+
+    name = context.get("variant") or DEFAULT_CONTEXT["variant"]
+    variant = find_variant(name)
+    red_fives = red_fives_in_play(name, context.get("rules"))
+
+    def of_the_set(key: str, tile: Any, flower_ok: bool) -> None:
+        if tile.is_flower and not (flower_ok and variant.uses_flowers):
+            where = f"{name} is played without flowers" if flower_ok else "list flowers apart"
+            raise TilescoreError(f"{key}: {tile.code} ({tile.name}) is a flower: {where}")
+        if tile.is_piece != variant.uses_pieces:
+            raise TilescoreError(f"{key}: {tile.code} ({tile.name}) is not part of {name} mahjong")
+        if tile.is_red_five and not red_fives:
+            raise TilescoreError(
+                f"{key}: red five {tile.code} is not used in {name} with these rules"
+            )
+
+    if fix.get("code") is not None:
+        of_the_set("code", tile_from_code(fix["code"]), flower_ok=True)
+    if "win_tile" in fix:
+        of_the_set("win_tile", tile_from_code(fix["win_tile"]), flower_ok=False)
+    for key in ("hand", "join"):
+        for tile in tiles_from_text(fix.get(key) or ""):
+            of_the_set(key, tile, flower_ok=False)
+    for tile in tiles_from_text(fix.get("flowers") or ""):
+        if not tile.is_flower:
+            raise TilescoreError(f"flowers: {tile.code} ({tile.name}) is not a flower")
+        if not variant.uses_flowers:
+            raise TilescoreError(f"flowers: {name} is played without flowers")
+
+
 def check_fix_melds(melds: list[Any], context: Mapping[str, Any]) -> None:
     """A fix's melds as the hand's rule set takes them (``check_fix`` has parsed them): each of
     the right tiles for its kind (a pon of no tiles is no pon), and claimed, if from anyone,

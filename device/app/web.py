@@ -562,6 +562,7 @@ def create_app(
                 streak = said[0] if said else table_context.streak_of(base)
                 context = table_context.with_streak(context, streak)
             table_context.check_seating(changes, context, players)
+            fixes.check_fix_tiles(fix, context)
             if "melds" in fix:
                 fixes.check_fix_melds(fix["melds"], context)
             detections, reading = _fixed_reading(hand, fix, context)

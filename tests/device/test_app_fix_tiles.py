@@ -1,0 +1,46 @@
+"""A correction's tiles must be the rule set's: a box read as a xiangqi piece or a red five on a
+Taiwan table, a flower typed into the hand or a tile into the flowers, were saved, left a hand no
+rescore could score, and went into the training label as the box's tile."""
+
+import pytest
+
+from tests.device.typed_hands import app_reading
+from tests.layout.test_complete import winning_row
+
+
+@pytest.mark.parametrize(
+    ("fix", "said"),
+    [
+        ({"tile": 1, "code": "1r"}, "code: 1r (帥) is not part of taiwan mahjong"),
+        ({"tile": 1, "code": "將"}, "code: 1b (將) is not part of taiwan mahjong"),
+        ({"tile": 5, "code": "0m"}, "code: red five 0m is not used in taiwan with these rules"),
+        ({"hand": "1r2r3r"}, "hand: 1r (帥) is not part of taiwan mahjong"),
+        ({"hand": "123456789m23456p1f"}, "hand: 1f (春) is a flower: list flowers apart"),
+        ({"win_tile": "2f"}, "win_tile: 2f (夏) is a flower: list flowers apart"),
+        ({"flowers": "1m"}, "flowers: 1m (一萬) is not a flower"),
+        ({"flowers": "1r5z"}, "flowers: 1r (帥) is not a flower"),
+    ],
+)
+def test_a_tile_the_rule_set_has_not_is_refused_and_nothing_is_saved(tmp_path, fix, said):
+    with app_reading(tmp_path, reads=winning_row).test_client() as client:
+        hand = client.post("/api/score").get_json()
+        url = f"/api/hands/{hand['id']}/fix"
+        refused = client.post(url, json=fix)
+        assert refused.status_code == 400
+        assert refused.get_json() == {"error": said}
+        after = client.get(f"/api/hands/{hand['id']}").get_json()
+        assert after["tiles"] == hand["tiles"] and after["corrections"] == []
+
+
+def test_the_rule_sets_own_tiles_are_taken(tmp_path):
+    with app_reading(tmp_path, reads=winning_row).test_client() as client:
+        client.post("/api/context", json={"variant": "riichi", "rules": {"red_fives": True}})
+        hand = client.post("/api/score").get_json()
+        url = f"/api/hands/{hand['id']}/fix"
+        # Riichi counts red fives where the table says so; it plays no flowers.
+        assert client.post(url, json={"tile": 5, "code": "0m"}).status_code == 200
+        refused = client.post(url, json={"flowers": "1f"})
+        assert refused.get_json() == {"error": "flowers: riichi is played without flowers"}
+        assert client.post(url, json={"tile": 2, "code": "1f"}).get_json() == {
+            "error": "code: 1f (春) is a flower: riichi is played without flowers"
+        }
