@@ -57,6 +57,11 @@ def check_fix(given: Any, tiles: int) -> dict[str, Any]:
     the hand's corrections record what the person did."""
     if not isinstance(given, dict):
         raise TilescoreError("a fix must be a JSON object")
+    if not given:
+        raise TilescoreError(
+            "a fix must say what to change: a tile, the winning tile, the tiles "
+            "typed, or the context"
+        )
     unknown = set(given) - set(FIX_KEYS)
     if unknown:
         raise TilescoreError(f"unknown fix key {shown(sorted(unknown)[0])}")

@@ -44,3 +44,23 @@ def test_the_rule_sets_own_tiles_are_taken(tmp_path):
         assert client.post(url, json={"tile": 2, "code": "1f"}).get_json() == {
             "error": "code: 1f (春) is a flower: riichi is played without flowers"
         }
+
+
+def test_the_winning_box_must_hold_the_winning_tile(tmp_path):
+    # The display marks the box, the scorer scores the code: they must be one tile.
+    with app_reading(tmp_path, reads=winning_row).test_client() as client:
+        hand = client.post("/api/score").get_json()
+        url = f"/api/hands/{hand['id']}/fix"
+        other = client.post(url, json={"win_tile": "1p", "win_index": 2})
+        assert other.get_json() == {
+            "error": "tile 2 is read as 3m, not 1p: read it as 1p first, or choose the winning "
+            "tile by its code"
+        }
+        client.post(url, json={"tile": 3, "face_down": True})
+        down = client.post(url, json={"win_tile": "4m", "win_index": 3})
+        assert down.get_json() == {"error": "tile 3 lies face down: it cannot be the winning tile"}
+        # Chosen by its box, then by its code alone: no box is marked any more.
+        marked = client.post(url, json={"win_tile": "1s", "win_index": 15}).get_json()
+        assert marked["reading"]["win_index"] == 15
+        by_code = client.post(url, json={"win_tile": "9m"}).get_json()
+        assert by_code["reading"]["win_tile"] == "9m" and "win_index" not in by_code["reading"]

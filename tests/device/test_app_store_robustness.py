@@ -323,13 +323,16 @@ def test_good_fixes_are_taken_as_the_page_sends_them(tmp_path):
             {"split": 0},
             {"join": "1z 1z 1z", "meld": "pon"},
             {"context": {"self_draw": False, "discarder": "S"}},
-            {},
+            {"context": {}},
         ):
             fixed = client.post(url, json=fix)
             assert fixed.status_code == 200, (fix, fixed.get_json())
         after = fixed.get_json()
         assert after["tiles"][1]["face_down"] and after["tiles"][1]["code"] is None
         assert len(after["corrections"]) == 10 and after["corrections"][1]["tile"] == 1
+        # A fix that says nothing is no correction: not kept, the offers not dropped.
+        assert _one_line(client.post(url, json={}), 400).startswith("a fix must say what to change")
+        assert len(client.get(f"/api/hands/{hand['id']}").get_json()["corrections"]) == 10
 
 
 def test_a_tile_fix_that_fails_to_score_keeps_the_tiles_as_they_were(tmp_path, monkeypatch):
