@@ -1,7 +1,8 @@
 """The machine interface: a JSON hand in, a JSON result out (``tilescore score --json``).
 
 Input keys are listed in ``INPUT_KEYS``; an unknown key is an error, so a typo never scores
-silently as a different hand.
+silently as a different hand. What ``reconstruct`` writes beside a hand (``READING_KEYS``) is
+taken and not read.
 """
 
 from __future__ import annotations
@@ -40,6 +41,18 @@ INPUT_KEYS = frozenset(
         "id",
     }
 )
+READING_KEYS = frozenset(
+    {
+        "problems",
+        "unseen",
+        "would_win",
+        "would_win_as",
+        "would_win_without",
+        "would_win_with_meld",
+    }
+)
+"""What ``tilescore reconstruct --json`` writes beside the hand (``vision.layout.Reading``):
+taken and left unread, so its output scores as it is (``reconstruct ... | score --json -``)."""
 
 
 MAX_COUNT = 999
@@ -202,8 +215,9 @@ def parse_hand(data: Any, default_variant: str | None = None) -> tuple[Variant, 
     if type(data) is not dict and not isinstance(data, Mapping):
         raise HandError(f"a hand must be a JSON object, got {type(data).__name__}")
     if not data.keys() <= INPUT_KEYS:
-        unknown = set(data) - INPUT_KEYS
-        raise HandError(f"unknown key {sorted(unknown)[0]!r} in hand")
+        unknown = set(data) - INPUT_KEYS - READING_KEYS
+        if unknown:
+            raise HandError(f"unknown key {sorted(unknown)[0]!r} in hand")
     get = data.get
     variant_name = get("variant", default_variant)
     if not isinstance(variant_name, str):

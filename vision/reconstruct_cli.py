@@ -25,11 +25,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    variant_name(args.variant)  # an unknown rule set is a one-line error, before any input is read
+    # An unknown rule set is a one-line error, before any input is read.
+    variant = variant_name(args.variant)
     data = read_json(args.source)
     if isinstance(data, list):
         if len(data) != 1:
-            raise TilescoreError("give the detections of one photo (a list of several was given)")
+            given = "an empty list" if not data else "a list of several"
+            raise TilescoreError(f"give the detections of one photo ({given} was given)")
         data = data[0]
     if not isinstance(data, dict) or not isinstance(data.get("tiles"), list):
         raise TilescoreError("expected the JSON of tilescore detect --json: an object with tiles")
@@ -37,5 +39,6 @@ def run(args: argparse.Namespace) -> int:
     # table's own options, which decide what wins.
     wins = wins_under({"variant": args.variant}) if args.complete else None
     reading = reconstruct(data["tiles"], args.variant, wins=wins)
-    write_json(reading.to_json())
+    # The rule set it was read for, so `tilescore score --json` takes the output as it is.
+    write_json({"variant": variant, **reading.to_json()})
     return 0

@@ -180,8 +180,9 @@ def test_reconstruct_and_score_chain_through_the_cli():
         timeout=60,
     )
     assert run.returncode == 0, run.stderr
-    hand = {**json.loads(run.stdout), "variant": "taiwan", "seat_wind": "S", "discarder": "N"}
-    hand.pop("problems")
+    # Taken as it is, problems and all: only who won and how is the table's to add.
+    hand = {**json.loads(run.stdout), "seat_wind": "S", "discarder": "N"}
+    assert hand["variant"] == "taiwan" and "problems" in hand
     score = subprocess.run(
         [sys.executable, "-m", "device.cli", "score", "--json", "-"],
         input=json.dumps(hand),
@@ -192,6 +193,21 @@ def test_reconstruct_and_score_chain_through_the_cli():
     )
     result = json.loads(score.stdout)
     assert result["winning"] and result["total"] == 3  # 平胡 2 + 門清 1
+
+
+def test_every_key_a_reading_writes_is_one_score_takes():
+    from scoring.hand_json import INPUT_KEYS, READING_KEYS
+    from vision.layout.problems import no_win_tile
+    from vision.layout.reading import MeldReading, Reading, Unseen
+
+    meld = MeldReading("chi", ("1m", "2m", "3m"))
+    reading = Reading(
+        hand=("1m",), win_tile="1m", melds=(meld,), flowers=(), problems=(no_win_tile(),),
+        would_win=("2m",), unseen=Unseen((0, 0, 1, 1), "2m"), would_win_as=((0, "2m"),),
+        would_win_without=(0,), would_win_with_meld=(((0, 1), meld),),
+    )  # fmt: skip
+    assert set(reading.to_json()) <= INPUT_KEYS | READING_KEYS
+    assert not READING_KEYS - set(reading.to_json())  # none named that a reading never writes
 
 
 def test_a_box_said_to_hold_no_tile_is_set_aside_and_an_unknown_code_is_said():
