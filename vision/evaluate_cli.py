@@ -16,6 +16,10 @@ from scoring.errors import TilescoreError
 from vision.json_values import finite_number
 from vision.models import thread_count
 
+SAME_SHAPE = 0.02
+"""A label and a photo whose widths and heights scale by shares this close are one photo at two
+sizes (resized, rounded to whole pixels)."""
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -105,8 +109,9 @@ def run(args: argparse.Namespace) -> int:
         reading = pipeline.read(decoded.pixels, **facts[label.image].read_options)
         timing = {"decode": decode_ms, **reading.timing_ms}
         timing["total"] = round(decode_ms + reading.timing_ms["total"], 2)
-        results.append(match_photo(label, reading.scaled(*decoded.scale).tiles, timing))
-        backs.setdefault(label.tile_set or "", []).extend(_back_crops(decoded, label))
+        scale = _label_scale(decoded, label, photo)
+        results.append(match_photo(label, reading.scaled(*scale).tiles, timing))
+        backs.setdefault(label.tile_set or "", []).extend(_back_crops(decoded, label, scale))
         if args.out is not None:
             _annotate(decoded.pixels, reading.tiles, args.out / "annotated" / f"{photo.stem}.jpg")
         if not args.json:
@@ -123,13 +128,22 @@ def run(args: argparse.Namespace) -> int:
 
 def _check_arguments(args: argparse.Namespace) -> None:
     """What can be told wrong before a photo is read: a rule set nobody knows, an output folder
-    that is a file."""
+    that is a file, or one that is the labels' or photos' folder (its evaluation.json would
+    overwrite a label of that name, and the next evaluate would take the report for a label)."""
     from scoring.variant import variant_name
 
     if args.variant is not None:
         args.variant = variant_name(args.variant)
-    if args.out is not None and args.out.exists() and not args.out.is_dir():
+    if args.out is None:
+        return
+    if args.out.exists() and not args.out.is_dir():
         raise TilescoreError(f"{args.out}: a file, not a folder to write the report in")
+    out = args.out.resolve()
+    for name, folder in (("labels", args.labels), ("photos", args.photos)):
+        if folder is not None and out == Path(folder).resolve():
+            raise TilescoreError(
+                f"--out {args.out} is the {name} folder: write the report in a folder of its own"
+            )
 
 
 def _model_name(info: ModelInfo) -> str:
@@ -142,11 +156,29 @@ def _model_name(info: ModelInfo) -> str:
     return f"{info.name} (adapted to {adapted.get('tiles')} tiles of {photos} photos)"
 
 
-def _back_crops(photo: Photo, label: LabelledPhoto) -> list[np.ndarray]:
-    """The pixels of the photo's labelled backs, each at least 4 pixels each way."""
+def _label_scale(decoded: Photo, label: LabelledPhoto, photo: Path) -> tuple[float, float]:
+    """The label's pixels per decoded pixel, across and down. A photo resized since it was
+    labelled (the same shape, another size) is read at its own size and its boxes scaled to the
+    label's; a label of another shape is another photo's, said in one line, not scored as a
+    photo whose every tile was missed."""
+    across, down = decoded.scale
+    if not label.width or not label.height:
+        return across, down
+    to_x, to_y = label.width / decoded.width, label.height / decoded.height
+    if abs(to_x / to_y - 1) > SAME_SHAPE:
+        raise TilescoreError(
+            f"{photo.name}: its label is for a {label.width}x{label.height} photo, "
+            f"this one is {decoded.width}x{decoded.height}"
+        )
+    return across * to_x, down * to_y
+
+
+def _back_crops(photo: Photo, label: LabelledPhoto, scale: tuple[float, float]) -> list[np.ndarray]:
+    """The pixels of the photo's labelled backs, each at least 4 pixels each way; ``scale``:
+    the label's pixels per decoded pixel."""
     from vision.crops import box_pixels
 
-    across, down = photo.scale
+    across, down = scale
     pixels = [
         box_pixels(photo.pixels, (x1 / across, y1 / down, x2 / across, y2 / down))
         for x1, y1, x2, y2 in (tile.box for tile in label.tiles if tile.face_down)

@@ -313,6 +313,11 @@ def test_evaluate_checks_its_arguments_before_reading(tmp_path, capsys):
     assert main([*argv, "--out", str(tmp_path / "report")]) == 2
     assert "a file, not a folder" in capsys.readouterr().err
     assert (tmp_path / "report").read_text() == "mine"
+    # The labels' own folder: its evaluation.json would overwrite a label of that name.
+    labels = tmp_path / "set" / "labels"
+    assert main([*argv, "--out", str(labels / ".." / "labels")]) == 2
+    assert "is the labels folder" in capsys.readouterr().err
+    assert sorted(p.name for p in labels.iterdir()) == ["p.json"]
     assert main([*argv, "--variant", "Taiwan"]) == 0
 
 
@@ -326,3 +331,30 @@ def test_saved_json_nested_too_deeply_is_one_line(tmp_path, capsys):
     (tmp_path / "set" / "tile_sets.json").write_text('{"a":' * 5000)
     assert main(argv) == 2
     assert "tile_sets.json is nested too deeply to read" in capsys.readouterr().err
+
+
+def test_a_photo_resized_since_it_was_labelled_is_judged_by_its_label(tmp_path, capsys):
+    # The pinghu example and its label, the photo at half size: read at its size, its boxes
+    # scaled to the label's, it scores as the photo it was. A label of another shape is
+    # another photo's, said in one line (it scored 0%, every tile missed and every box extra).
+    from tests.cli_run import REPO
+
+    source = REPO / "examples" / "photos"
+    labels, photos = tmp_path / "labels", tmp_path / "photos"
+    labels.mkdir()
+    photos.mkdir()
+    label = json.loads((source / "taiwan-pinghu.json").read_text())
+    (labels / "taiwan-pinghu.json").write_text(json.dumps(label))
+    image = cv2.imread(str(source / "taiwan-pinghu.jpg"))
+    argv = ["evaluate", "--labels", str(labels), "--photos", str(photos), "--json"]
+    cv2.imwrite(str(photos / "taiwan-pinghu.jpg"), image)
+    assert main(argv) == 0
+    whole = json.loads(capsys.readouterr().out)
+    cv2.imwrite(str(photos / "taiwan-pinghu.jpg"), cv2.resize(image, None, fx=0.5, fy=0.5))
+    assert main(argv) == 0
+    half = json.loads(capsys.readouterr().out)
+    assert half["tile_accuracy"] == whole["tile_accuracy"] > 0.9
+    cv2.imwrite(str(photos / "taiwan-pinghu.jpg"), image[:, : image.shape[1] // 2])
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"its label is for a {label['width']}x{label['height']} photo, this one is" in err
