@@ -8,6 +8,7 @@ refused with one line naming them, before any pixel is decoded where the header 
 from __future__ import annotations
 
 import math
+import stat
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,10 +52,19 @@ def _read_bytes(path: Path) -> bytes:
     if path.is_dir():
         raise ImageError(f"{path}: is a folder, not a photo")
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise ImageError(f"{path}: {size // 2**20} MB is too large for a photo")
-        return path.read_bytes()
+        found = path.stat()
+        # A device or a pipe says no size and may never end (/dev/zero, a FIFO nobody writes).
+        if not stat.S_ISREG(found.st_mode):
+            raise ImageError(f"{path}: not a file (a device or a pipe), not a photo")
+        if found.st_size > MAX_FILE_BYTES:
+            raise ImageError(f"{path}: {found.st_size // 2**20} MB is too large for a photo")
+        with path.open("rb") as file:
+            data = file.read(MAX_FILE_BYTES + 1)  # a file still growing is read no further
+        if len(data) > MAX_FILE_BYTES:
+            raise ImageError(
+                f"{path}: more than {MAX_FILE_BYTES // 2**20} MB, too large for a photo"
+            )
+        return data
     except FileNotFoundError:
         raise ImageError(f"{path}: no such file") from None
     except OSError as error:

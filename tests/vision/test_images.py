@@ -1,5 +1,7 @@
 """Loading photos: EXIF orientation honoured, bad files give one-line errors naming them."""
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -90,6 +92,18 @@ def test_data_after_the_end_of_a_jpeg_is_fine(tmp_path):
 def test_folder_is_not_a_photo(tmp_path):
     with pytest.raises(ImageError, match=r"is a folder"):
         load_image(tmp_path)
+
+
+def test_a_device_or_a_pipe_is_not_a_photo(tmp_path):
+    # Neither says its size, and neither need ever end: /dev/zero was read until memory ran
+    # out, and a pipe nobody writes hung the run.
+    import os
+
+    fifo = tmp_path / "hand.jpg"
+    os.mkfifo(fifo)
+    for path in (Path("/dev/zero"), fifo):
+        with pytest.raises(ImageError, match=r"not a file \(a device or a pipe\), not a photo"):
+            load_photo(path)
 
 
 def test_large_jpeg_header_is_read_without_decoding(tmp_path):
