@@ -151,6 +151,18 @@ def test_flowers_anywhere_are_flowers():
     assert out["win_tile"] == "7p"
 
 
+def test_a_flower_on_a_table_without_flowers_is_said_and_left_out():
+    # A riichi hand and a tile read as a flower beside it: the hand is read without it and
+    # scores; it failed whole, "riichi is played without flowers".
+    hand = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "2p", "3p", "4p", "1s", "1s"]
+    tiles = row(hand, gap_before={13: 40}) + row(["2f"], y=100, x=900)
+    out = reconstruct_json(photo(tiles), "riichi")
+    assert out["flowers"] == "" and same(out["hand"], "123456789m234p11s")
+    assert out["problems"] == [
+        "tile 2f is a flower, and riichi is played without flowers: not counted"
+    ]
+
+
 def test_missing_tile_is_counted():
     out = reconstruct_json(photo(row([*HAND16[:-1], "7p"], gap_before={15: 40})), "taiwan")
     assert "17 tiles expected, 16 found" in out["problems"]

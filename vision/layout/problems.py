@@ -92,6 +92,14 @@ def split_row(tiles: Sequence[LayoutTile], before_the_rest: bool) -> Problem:
     )
 
 
+def no_flowers(tile: LayoutTile, variant: str | None) -> Problem:
+    return Problem(
+        "no_flowers",
+        f"tile {tile.label} is a flower, and {variant} is played without flowers: not counted",
+        (tile.index,),
+    )
+
+
 def short_meld(
     tiles: Sequence[LayoutTile],
     kind: str | None = None,

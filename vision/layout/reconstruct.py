@@ -31,7 +31,7 @@ from vision.layout.short_melds import (
     find_short_meld,
     kong_left,
 )
-from vision.layout.sizes import expected_size
+from vision.layout.sizes import expected_size, plays_flowers
 from vision.layout.tiles import LayoutTile, TileLike, from_detections
 
 ATTACH = 1.6
@@ -63,6 +63,11 @@ def reconstruct(
     tiles = [t for t in tiles if t not in unreadable]
     flowers = [t for t in tiles if t.is_flower]
     rest = [t for t in tiles if not t.is_flower]
+    if flowers and not plays_flowers(variant):
+        # A rule set without flowers (riichi, 明將): a tile read as one is said and left out,
+        # not scored into an error for the whole hand.
+        found += [problems.no_flowers(t, variant) for t in flowers]
+        flowers = []
     if not rest:
         found.append(problems.no_tiles())
         return _finish((), None, [], flowers, found, [], (1.0, 0.0), variant)

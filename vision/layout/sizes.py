@@ -1,4 +1,5 @@
-"""How many tiles a winning hand of each variant has (each meld counted as three)."""
+"""How many tiles a winning hand of each variant has (each meld counted as three), and whether
+it plays flowers."""
 
 from __future__ import annotations
 
@@ -26,6 +27,19 @@ def expected_size(variant: str | None, hand: Sequence[str] = ()) -> int | None:
     except (TilescoreError, ImportError):
         # A variant whose module (or its library) is missing still has a known size.
         return FALLBACK.get(variant)
+
+
+def plays_flowers(variant: str | None) -> bool:
+    """Whether a variant's hands hold flowers set apart; with none named (or one whose module
+    is missing), flowers are taken as they lie."""
+    if variant is None:
+        return True
+    try:
+        from scoring.variant import find_variant
+
+        return find_variant(variant).uses_flowers
+    except (TilescoreError, ImportError):
+        return True
 
 
 def holds_pieces(hand: Sequence[str]) -> bool:
