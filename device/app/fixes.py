@@ -30,6 +30,7 @@ FIX_KEYS = (
     "split",
     "join",
     "meld",
+    "add",
     "context",
 )
 FIX_PARTS = {
@@ -81,6 +82,8 @@ def check_fix(given: Any, tiles: int) -> dict[str, Any]:
         fix["melds"] = _melds(given["melds"])
     if "flowers" in given:
         fix["flowers"] = _tile_text("flowers", given["flowers"], MAX_FLOWERS)
+    if "add" in given:
+        fix["add"] = _tile_code("add", given["add"])
     if "split" in given:
         fix["split"] = whole_number("split", given["split"])
     if "join" in given:
@@ -181,8 +184,9 @@ def check_fix_tiles(fix: Mapping[str, Any], context: Mapping[str, Any]) -> None:
 
     if fix.get("code") is not None:
         of_the_set("code", tile_from_code(fix["code"]), flower_ok=True)
-    if "win_tile" in fix:
-        of_the_set("win_tile", tile_from_code(fix["win_tile"]), flower_ok=False)
+    for key in ("win_tile", "add"):
+        if key in fix:
+            of_the_set(key, tile_from_code(fix[key]), flower_ok=False)
     for key in ("hand", "join"):
         for tile in tiles_from_text(fix.get(key) or ""):
             of_the_set(key, tile, flower_ok=False)

@@ -125,6 +125,8 @@ def rebuild(
     return {
         **reading.to_json(),
         "groups": [{"role": g.role, "tiles": list(g.tiles)} for g in reading.groups],
+        # Which problem is which, so an edit can leave out those it makes stale (edits.py).
+        "problem_kinds": list(kinds),
     }, kinds
 
 
@@ -216,6 +218,27 @@ def split_meld(reading: dict[str, Any], index: int) -> dict[str, Any]:
     meld = parse_meld(melds.pop(index))
     hand = _concealed(reading) + list(meld.tiles)
     return {**reading, "hand": format_tiles(hand), "melds": melds}
+
+
+def add_tile(reading: dict[str, Any], code: str) -> dict[str, Any]:
+    """A tile the camera missed, added to the concealed tiles (the offer's one tap)."""
+    return {**reading, "hand": format_tiles([*_concealed(reading), tile_from_code(code)])}
+
+
+def shortfall(reading: dict[str, Any], variant: str) -> int | None:
+    """How many tiles the reading lacks of its rule set's hand (a meld counted as three);
+    None where that is not known."""
+    from vision.layout.sizes import expected_size
+
+    hand = [tile.code for tile in _concealed(reading)]
+    expected = expected_size(variant, hand)
+    return None if expected is None else expected - len(hand) - 3 * len(_melds_of(reading))
+
+
+def meld_text(meld: Any) -> str:
+    """A meld as the scorer reads it, in one form (``pon:777z``), whatever form it was given in."""
+    parsed = parse_meld(meld)
+    return f"{parsed.type.value}:{format_tiles(parsed.tiles)}"
 
 
 def holds_tile(reading: dict[str, Any], code: str) -> bool:

@@ -25,7 +25,7 @@ from flask import Flask, Response, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from device.app import context as table_context
-from device.app import fixes, service
+from device.app import edits, fixes, service
 from device.app.seats import chairs
 from device.app.still import StillWatch, not_a_win, same_layout
 from device.camera import CameraError, CameraSource, open_camera
@@ -594,6 +594,7 @@ def create_app(
             )
             win_before = reading.get("win_tile")
             reading = service.reconstruct(detections, context["variant"], context)
+            reading = edits.replayed(reading, hand["corrections"], context["variant"])
             if fix.get("keep_win", True) and win_before and hand["corrections"]:
                 kept = _keep_manual_win(reading, hand, detections)
                 if kept.get("win_tile") != reading.get("win_tile"):
@@ -612,9 +613,20 @@ def create_app(
             if key in fix:
                 reading[key] = fix[key]
         if "split" in fix:
-            reading = service.split_meld(reading, fix["split"])
+            melds = list(reading.get("melds") or [])
+            reading = service.split_meld(reading, fix["split"])  # a meld it has, or refused
+            # Kept with the edit, to split that meld again when the tiles are read again.
+            fix["split_meld"] = service.meld_text(melds[fix["split"]])
         if "join" in fix:
             reading = service.join_tiles(reading, fix["join"], fix["meld"])
+        if "add" in fix:
+            reading = service.add_tile(reading, fix["add"])
+        if edits.restates_groups(fix):
+            reading = edits.without_problems(reading, keep=edits.PHOTO_KINDS)
+        elif "win_tile" in fix:
+            reading = edits.without_problems(reading, drop=edits.WIN_KINDS)
+        elif "tile" not in fix:  # the reads that would win were for the rules read with
+            reading = edits.without_problems(reading, drop={"would_win_as"})
         return detections, reading
 
     def _winning_box(boxes: list[dict[str, Any]], index: int, win_tile: str) -> int:

@@ -412,7 +412,7 @@ function renderOffers(hand) {
   const open = !(hand.result || {}).winning;
   offerRow($("#missing"), "A tile not seen? Add it:", (open ? reading.would_win || [] : []).map((code) => ({
     text: tileName(code), colour: colourOf(code), data: { code },
-    change: { hand: `${reading.hand || ""}${code}` },
+    change: { add: code },
   })));
   offerRow($("#misread"), "A tile misread? It wins as:", (open ? reading.would_win_as || [] : []).map(({ tile, code }) => ({
     text: `${tileName((hand.tiles[tile] || {}).code)} → ${tileName(code)}`, colour: colourOf(code),
