@@ -21,10 +21,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_back_options(parser)  # photos only: the scorer's own options stay in scoring
 
 
+TYPED_HAND = {"hand": "--hand", "win_tile": "--win", "melds": "--melds", "flowers": "--flowers"}
+"""The options that type a hand: a photo's hand is what it shows."""
+
+
 def run(args: argparse.Namespace) -> int:
     if args.source and Path(args.source).suffix.lower() in PHOTO_SUFFIXES:
         from vision.score_photo import score_photo_command
 
+        typed = [option for key, option in TYPED_HAND.items() if getattr(args, key, None)]
+        if typed:  # they were read past without a word
+            raise TilescoreError(
+                f"{typed[0]} types a hand, and a photo's hand is what it shows: score the photo "
+                "alone, or type the whole hand with --hand"
+            )
         return score_photo_command(args)
     try:
         return scoring_cli.run(args)

@@ -24,7 +24,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--json", action="store_true", help="print JSON (an object for one photo, else a list)"
     )
     parser.add_argument(
-        "--annotate", type=Path, metavar="OUT_DIR", help="also write each photo with boxes drawn"
+        "--annotate", metavar="OUT_DIR", help="also write each photo with boxes drawn"
     )
     parser.add_argument(
         "--models", type=Path, default=Path("models"), metavar="DIR", help="model folder"
@@ -55,11 +55,14 @@ def run(args: argparse.Namespace) -> int:
     from vision.pipeline import load_pipeline
 
     backs = backs_from_args(args)
+    # Where each drawing goes, settled before a photo is read: a folder that cannot be one is
+    # said once, not after every photo's tiles were read and lost.
+    drawings = _drawing_paths(args.photos, _drawing_folder(args.annotate))
     pipeline = load_pipeline(args.models, threads=args.threads, variant=args.variant)
     results: list[dict[str, Any]] = []
-    for path in args.photos:
+    for path, drawing in zip(args.photos, drawings, strict=True):
         try:
-            results.append(read_photo(pipeline, path, args.annotate, args.red_fives, backs))
+            results.append(read_photo(pipeline, path, drawing, args.red_fives, backs))
         except TilescoreError as error:
             results.append({"image": str(path), "error": str(error)})
         if not args.json:
@@ -69,14 +72,51 @@ def run(args: argparse.Namespace) -> int:
     return 1 if any("error" in r for r in results) else 0
 
 
+def _drawing_folder(given: str | None) -> Path | None:
+    """The ``--annotate`` folder, made if need be; a name that cannot be one is a one-line
+    error."""
+    from vision.errors import ImageError
+
+    if given is None:
+        return None
+    if not given.strip():
+        raise ImageError("--annotate needs a folder name")
+    folder = Path(given)
+    if folder.exists() and not folder.is_dir():
+        raise ImageError(f"{folder}: a file, not a folder to write the drawings in")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ImageError(f"{folder}: cannot write there ({error.strerror})") from None
+    return folder
+
+
+def _drawing_paths(photos: list[Path], folder: Path | None) -> list[Path | None]:
+    """Each photo's drawing, ``STEM.annotated.jpg`` in ``folder``: photos of one name from two
+    folders (or a .jpg and a .png) get ``STEM-2``, ``STEM-3``..., not one drawing over another."""
+    if folder is None:
+        return [None] * len(photos)
+    taken: set[str] = set()
+    paths: list[Path | None] = []
+    for photo in photos:
+        stem, number = photo.stem, 1
+        while stem.casefold() in taken:
+            number += 1
+            stem = f"{photo.stem}-{number}"
+        taken.add(stem.casefold())
+        paths.append(folder / f"{stem}.annotated.jpg")
+    return paths
+
+
 def read_photo(
     pipeline: Any,
     path: Path,
-    annotate_dir: Path | None,
+    drawing: Path | None,
     red_fives: bool = True,
     backs: Backs = UNSAID_BACKS,
 ) -> dict[str, Any]:
-    """The detect JSON of one photo (docs/contracts.md); writes the annotated copy if asked."""
+    """The detect JSON of one photo (docs/contracts.md); writes its drawing to ``drawing``, if
+    given."""
     from vision.images import load_photo
 
     start = time.perf_counter()
@@ -85,9 +125,9 @@ def read_photo(
     reading = pipeline.read(photo.pixels, red_fives=red_fives, backs=backs)
     timing = {"decode": decode_ms, **reading.timing_ms}
     timing["total"] = round(decode_ms + reading.timing_ms["total"], 2)
-    if annotate_dir is not None:
+    if drawing is not None:
         # Drawn on the pixels read: a 12-megapixel photo's copy is written at half its size.
-        _write_annotated(photo.pixels, reading.tiles, annotate_dir / f"{path.stem}.annotated.jpg")
+        _write_annotated(photo.pixels, reading.tiles, drawing)
     return {
         "image": str(path),
         "width": photo.width,

@@ -195,6 +195,14 @@ def test_a_photo_whose_hand_fails_exits_2_with_the_error_on_stderr(capsys):
     assert err.startswith("error: ") and "seat_wind 'Q'" in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("option", ["--hand", "--win", "--melds", "--flowers"])
+def test_a_photo_with_a_typed_hand_is_one_line(option):
+    # They were read past without a word: --win 9z --flowers 9f scored the photo as it was.
+    value = {"--hand": "123m", "--win": "9z", "--melds": "pon:111z", "--flowers": "9f"}[option]
+    run = tilescore("score", PHOTO, option, value)
+    one_line_error(run, f"{option} types a hand, and a photo's hand is what it shows")
+
+
 def test_the_drawing_never_replaces_the_photo_it_was_drawn_on(tmp_path):
     photo = tmp_path / "hand.jpg"
     photo.write_bytes(PHOTO.read_bytes())

@@ -82,6 +82,38 @@ def test_human_table_and_annotated_copies(setup, tmp_path):
     assert not (tmp_path / "bad.annotated.jpg").exists()
 
 
+def test_photos_of_one_name_get_a_drawing_each(setup, tmp_path):
+    # a.jpg, b.png renamed a.png, and a.jpg again from another folder: three drawings, where
+    # one had been written over the others.
+    root, models = setup
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "a.jpg").write_bytes((root / "a.jpg").read_bytes())
+    (tmp_path / "a.png").write_bytes((root / "b.png").read_bytes())
+    drawn = tmp_path / "drawn"
+    photos = (root / "a.jpg", tmp_path / "a.png", other / "a.jpg")
+    result = detect(*photos, "--models", models, "--annotate", drawn)
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in drawn.iterdir()) == [
+        "a-2.annotated.jpg", "a-3.annotated.jpg", "a.annotated.jpg",
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("target", "said"), [("file", "a file, not a folder"), ("", "needs a folder name")]
+)
+def test_a_drawing_folder_that_cannot_be_is_said_before_a_photo_is_read(
+    setup, tmp_path, target, said
+):
+    root, models = setup
+    (tmp_path / "file").write_text("mine")
+    folder = str(tmp_path / target) if target else ""
+    result = detect(root / "a.jpg", "--json", "--models", models, "--annotate", folder)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and said in result.stderr
+    assert (tmp_path / "file").read_text() == "mine"
+
+
 def test_a_large_jpeg_is_read_at_half_size_and_boxed_in_its_own_pixels(setup, tmp_path):
     root, models = setup
     # 4400 x 2200: decoded at half (2200 x 1100 keeps 2000 on the long side, a quarter would
