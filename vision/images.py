@@ -16,11 +16,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision import MAX_PIXELS
 from vision.errors import ImageError
 
-# A 12-megapixel photo is 12 M pixels; 80 M is no camera on a table but a decompression bomb
-# (a few kilobytes of PNG that would take gigabytes to decode).
-MAX_PIXELS = 80_000_000
 MAX_FILE_BYTES = 80 * 1024 * 1024
 
 KEEP_LONG_SIDE = 2000
@@ -129,7 +127,10 @@ def decode_image(data: bytes, name: str) -> np.ndarray:
 
 
 def _decode(data: bytes, name: str, flag: int) -> np.ndarray:
-    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flag)
+    try:
+        image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flag)
+    except cv2.error:  # its header claims more than OpenCV's limit (vision/__init__.py)
+        raise ImageError(f"{name}: too many pixels for a photo") from None
     if image is None or image.size == 0:
         raise ImageError(f"{name}: not a readable image (unsupported, damaged or truncated file)")
     if image.shape[0] * image.shape[1] > MAX_PIXELS:  # formats whose header we do not parse

@@ -114,6 +114,19 @@ def test_a_drawing_folder_that_cannot_be_is_said_before_a_photo_is_read(
     assert (tmp_path / "file").read_text() == "mine"
 
 
+def test_a_webp_whose_header_claims_a_huge_image_is_refused_before_it_is_decoded(tmp_path):
+    # A 16000 x 16000 canvas said in a WebP header (VP8X) and nothing else: OpenCV's pixel
+    # limit, set before cv2 loads, refuses it at the header; a real one of 10 KB took 1.7 GB.
+    import struct
+
+    side = (16000 - 1).to_bytes(3, "little")
+    body = b"WEBP" + b"VP8X" + struct.pack("<I", 10) + b"\0" * 4 + side + side + b"\0" * 64
+    (tmp_path / "bomb.webp").write_bytes(b"RIFF" + struct.pack("<I", len(body)) + body)
+    result = detect(tmp_path / "bomb.webp")
+    assert result.returncode == 1
+    assert result.stderr == f"error: {tmp_path / 'bomb.webp'}: too many pixels for a photo\n"
+
+
 def test_a_large_jpeg_is_read_at_half_size_and_boxed_in_its_own_pixels(setup, tmp_path):
     root, models = setup
     # 4400 x 2200: decoded at half (2200 x 1100 keeps 2000 on the long side, a quarter would
