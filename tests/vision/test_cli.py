@@ -127,6 +127,19 @@ def test_a_webp_whose_header_claims_a_huge_image_is_refused_before_it_is_decoded
     assert result.stderr == f"error: {tmp_path / 'bomb.webp'}: too many pixels for a photo\n"
 
 
+def test_a_photo_name_that_is_not_utf8_is_escaped_in_the_json(setup, tmp_path):
+    # Its byte 0xFF went out raw: the output was no UTF-8, which the contract promises.
+    root, models = setup
+    name = os.fsdecode(b"bad\xffname.jpg")
+    (tmp_path / name).write_bytes((root / "a.jpg").read_bytes())
+    result = subprocess.run(
+        [sys.executable, "-m", "device.cli", "detect", "--json", "--models", str(models), name],
+        capture_output=True, cwd=tmp_path, env=os.environ | {"PYTHONPATH": str(REPO)}, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.decode("utf-8"))["image"] == "bad\\xffname.jpg"
+
+
 def test_a_large_jpeg_is_read_at_half_size_and_boxed_in_its_own_pixels(setup, tmp_path):
     root, models = setup
     # 4400 x 2200: decoded at half (2200 x 1100 keeps 2000 on the long side, a quarter would
