@@ -19,6 +19,8 @@ import numpy as np
 from vision import MAX_PIXELS
 from vision.errors import ImageError
 
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+PNG_END = b"IEND"  # the last chunk of every PNG (then its checksum)
 MAX_FILE_BYTES = 80 * 1024 * 1024
 
 KEEP_LONG_SIDE = 2000
@@ -149,6 +151,10 @@ def _check(data: bytes, name: str) -> None:
         # libjpeg fills a cut-off JPEG with grey and only warns; a half-grey photo reads as
         # missing tiles, so it is refused here.
         raise ImageError(f"{name}: the image file is truncated")
+    if data[:8] == PNG_SIGNATURE and PNG_END not in data[-64:]:
+        # Cut off before its end chunk: refused here, not by libpng, which prints its own
+        # line ("libpng error: ...") before ours.
+        raise ImageError(f"{name}: the image file is truncated")
 
 
 def to_model_colours(image_bgr: np.ndarray, channel_order: str = "RGB") -> np.ndarray:
@@ -158,7 +164,7 @@ def to_model_colours(image_bgr: np.ndarray, channel_order: str = "RGB") -> np.nd
 
 def header_size(data: bytes) -> tuple[int, int] | None:
     """(width, height) from a JPEG or PNG header without decoding pixels; None for other formats."""
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24 and data[12:16] == b"IHDR":
+    if data[:8] == PNG_SIGNATURE and len(data) >= 24 and data[12:16] == b"IHDR":
         width, height = struct.unpack(">II", data[16:24])
         return width, height
     if _is_jpeg(data):

@@ -65,8 +65,28 @@ def test_truncated_png(tmp_path):
     )
     path = tmp_path / "cut.png"
     path.write_bytes(bytes(data)[: len(data) // 2])
-    with pytest.raises(ImageError, match=r"cut.png: not a readable image"):
+    # Refused before libpng sees it, which printed "libpng error: ..." before our one line.
+    with pytest.raises(ImageError, match=r"cut.png: the image file is truncated"):
         load_image(path)
+
+
+def test_opencv_says_nothing_of_a_file_it_cannot_decode(tmp_path):
+    # A BMP cut in half: OpenCV logged "[ERROR:0@0.8] global loadsave.cpp ..." lines before
+    # the one line that names the file; it loads silenced (vision/__init__.py).
+    import os
+    import subprocess
+    import sys
+
+    _ok, data = cv2.imencode(".bmp", np.zeros((100, 100, 3), np.uint8))
+    (tmp_path / "cut.bmp").write_bytes(bytes(data)[: len(data) // 2])
+    code = "from vision.images import load_image; load_image('cut.bmp')"
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
+        env=os.environ | {"PYTHONPATH": str(Path(__file__).resolve().parents[2])}, timeout=60,
+    )  # fmt: skip
+    assert run.returncode == 1
+    assert "ImageError: cut.bmp: not a readable image" in run.stderr
+    assert "[ERROR" not in run.stderr and "loadsave" not in run.stderr
 
 
 def test_jpeg_cut_after_its_exif_thumbnail_is_truncated(tmp_path):
