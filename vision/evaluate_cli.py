@@ -101,10 +101,15 @@ def run(args: argparse.Namespace) -> int:
     pipeline = load_pipeline(args.models, threads=args.threads, variant=args.variant)
     results = []
     backs: dict[str, list[np.ndarray]] = {}  # tile-set name: crops of its labelled backs
+    unreadable: list[dict[str, str]] = []  # photos not found or not read: said, not judged
     for number, label in enumerate(labels, 1):
-        photo = find_photo(label, args.photos)
         start = time.perf_counter()
-        decoded = load_photo(photo)
+        try:
+            photo = find_photo(label, args.photos)
+            decoded = load_photo(photo)
+        except TilescoreError as error:
+            unreadable.append({"image": label.image, "error": str(error)})
+            continue
         decode_ms = round((time.perf_counter() - start) * 1000, 2)
         reading = pipeline.read(decoded.pixels, **facts[label.image].read_options)
         timing = {"decode": decode_ms, **reading.timing_ms}
@@ -120,10 +125,11 @@ def run(args: argparse.Namespace) -> int:
         print(file=sys.stderr)
     if args.record:
         _record(args, Evaluation(tuple(results), ()), args.labels, tile_sets)
+    if not results and unreadable:  # none read: the folder is wrong, say why once
+        raise TilescoreError(unreadable[0]["error"])
     measured = _measured_backs(backs)
-    return _report(
-        args, labels, results, tuple(_model_name(m) for m in pipeline.models), tile_sets, measured
-    )
+    models = tuple(_model_name(m) for m in pipeline.models)
+    return _report(args, labels, results, models, tile_sets, measured, unreadable)
 
 
 def _check_arguments(args: argparse.Namespace) -> None:
@@ -313,12 +319,17 @@ def _report(
     models: tuple[str, ...] | None,
     tile_sets: dict[str, TileSet],
     measured_backs: dict[str, dict[str, Any]] | None = None,
+    unreadable: Sequence[dict[str, str]] = (),
 ) -> int:
+    """Print (and with ``--out``, write) the report; 1 where some labelled photos could not be
+    read (``unreadable``, each said on stderr and left out of every figure), else 0."""
     from vision.evaluate import Evaluation
 
     name = models or (f"saved predictions in {args.predictions}",)
     evaluation = Evaluation(tuple(results), name)
     report = {**evaluation.to_json(), "tile_sets": _tile_set_facts(tile_sets)}
+    if unreadable:
+        report["unreadable"] = list(unreadable)
     if measured_backs:  # only when the photos were read
         report["labelled_backs"] = measured_backs
     if args.out is not None:
@@ -338,8 +349,12 @@ def _report(
             for name, m in measured_backs.items()
         )
         text += f"\nlabelled backs are painted: {colours} (tile_sets.json back_colour)"
+    if unreadable:
+        text += f"\nleft out, not read: {len(unreadable)} of {len(labels)} labelled photos"
     print(json.dumps(report, ensure_ascii=False) if args.json else text)
-    return 0
+    for photo in unreadable:
+        print(f"error: {photo['error']}", file=sys.stderr)
+    return 1 if unreadable else 0
 
 
 def _annotate(image: np.ndarray, tiles: Sequence[Detection], target: Path) -> None:

@@ -358,3 +358,31 @@ def test_a_photo_resized_since_it_was_labelled_is_judged_by_its_label(tmp_path, 
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert f"its label is for a {label['width']}x{label['height']} photo, this one is" in err
+
+
+def test_a_photo_that_cannot_be_read_is_said_and_the_others_judged(tmp_path, capsys):
+    # It stopped the whole run at the first damaged photo; now that one is said on stderr,
+    # left out of every figure, and the exit status says a photo was left out.
+    from tests.cli_run import REPO
+
+    source = REPO / "examples" / "photos"
+    labels, photos = tmp_path / "labels", tmp_path / "photos"
+    labels.mkdir()
+    photos.mkdir()
+    for name in ("taiwan-pinghu", "taiwan-melds"):
+        (labels / f"{name}.json").write_text((source / f"{name}.json").read_text())
+    (photos / "taiwan-pinghu.jpg").write_bytes((source / "taiwan-pinghu.jpg").read_bytes())
+    (photos / "taiwan-melds.jpg").write_bytes((source / "taiwan-melds.jpg").read_bytes()[:5000])
+    argv = ["evaluate", "--labels", str(labels), "--photos", str(photos), "--json"]
+    assert main(argv) == 1
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    assert report["labelled_tiles"] == len(
+        json.loads((source / "taiwan-pinghu.json").read_text())["tiles"]
+    )
+    assert [u["image"] for u in report["unreadable"]] == ["taiwan-melds.jpg"]
+    assert err.count("\n") == 1 and "taiwan-melds.jpg: the image file is truncated" in err
+    # None readable: the one line, as before.
+    (photos / "taiwan-pinghu.jpg").write_bytes(b"")
+    assert main(argv) == 2
+    assert capsys.readouterr().err.count("\n") == 1
