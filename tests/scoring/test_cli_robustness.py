@@ -51,6 +51,8 @@ def one_line_error(run, *words):
         ('{"hand": "123m", "id": NaN}', ["NaN"]),
         ('{"hand": "123m", "id": Infinity}', ["Infinity"]),
         ('[{"hand": "123m", "id": -Infinity}]', ["-Infinity"]),
+        # Python's json keeps the last silently: the hand scored would be one nobody typed whole.
+        ('{"hand": "123m", "win_tile": "1m", "hand": "456m"}', ["key 'hand' twice"]),
     ],
 )
 def test_json_no_json_reader_should_take_is_one_line(tmp_path, text, words):
