@@ -151,7 +151,7 @@ def test_flowers_anywhere_are_flowers():
     assert out["win_tile"] == "7p"
 
 
-def test_a_flower_on_a_table_without_flowers_is_said_and_left_out():
+def test_a_tile_the_rule_set_has_not_is_said_and_left_out():
     # A riichi hand and a tile read as a flower beside it: the hand is read without it and
     # scores; it failed whole, "riichi is played without flowers".
     hand = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "2p", "3p", "4p", "1s", "1s"]
@@ -161,6 +161,11 @@ def test_a_flower_on_a_table_without_flowers_is_said_and_left_out():
     assert out["problems"] == [
         "tile 2f is a flower, and riichi is played without flowers: not counted"
     ]
+    # A xiangqi piece read in a Taiwan hand is none of its tiles.
+    tiles = row([*HAND16, "7p"], gap_before={16: 40}) + row(["1b"], y=100, x=900)
+    out = reconstruct_json(photo(tiles), "taiwan")
+    assert out["problems"] == ["tile 1b is a xiangqi piece: not counted"]
+    assert out["win_tile"] == "7p" and "1b" not in out["hand"]
 
 
 def test_missing_tile_is_counted():

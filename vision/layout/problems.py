@@ -92,12 +92,9 @@ def split_row(tiles: Sequence[LayoutTile], before_the_rest: bool) -> Problem:
     )
 
 
-def no_flowers(tile: LayoutTile, variant: str | None) -> Problem:
-    return Problem(
-        "no_flowers",
-        f"tile {tile.label} is a flower, and {variant} is played without flowers: not counted",
-        (tile.index,),
-    )
+def not_played(tile: LayoutTile, why: str) -> Problem:
+    """A tile the rule set has not (``sizes.not_played`` says ``why``), left out."""
+    return Problem("not_played", f"tile {tile.label} {why}: not counted", (tile.index,))
 
 
 def short_meld(

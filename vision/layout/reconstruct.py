@@ -31,7 +31,7 @@ from vision.layout.short_melds import (
     find_short_meld,
     kong_left,
 )
-from vision.layout.sizes import expected_size, plays_flowers
+from vision.layout.sizes import expected_size, not_played
 from vision.layout.tiles import LayoutTile, TileLike, from_detections
 
 ATTACH = 1.6
@@ -61,13 +61,13 @@ def reconstruct(
     unreadable = [t for t in tiles if not t.face_down and t.tile is None]
     found += [problems.unreadable(t) for t in unreadable]
     tiles = [t for t in tiles if t not in unreadable]
+    # A tile the rule set has not (a flower in riichi or 明將, a piece in a mahjong hand) is
+    # said and left out, not scored into an error for the whole hand.
+    foreign = {t: why for t in tiles if t.code and (why := not_played(variant, t.code))}
+    found += [problems.not_played(t, why) for t, why in foreign.items()]
+    tiles = [t for t in tiles if t not in foreign]
     flowers = [t for t in tiles if t.is_flower]
     rest = [t for t in tiles if not t.is_flower]
-    if flowers and not plays_flowers(variant):
-        # A rule set without flowers (riichi, 明將): a tile read as one is said and left out,
-        # not scored into an error for the whole hand.
-        found += [problems.no_flowers(t, variant) for t in flowers]
-        flowers = []
     if not rest:
         found.append(problems.no_tiles())
         return _finish((), None, [], flowers, found, [], (1.0, 0.0), variant)

@@ -1,5 +1,5 @@
-"""How many tiles a winning hand of each variant has (each meld counted as three), and whether
-it plays flowers."""
+"""How many tiles a winning hand of each variant has (each meld counted as three), and which
+tiles it plays."""
 
 from __future__ import annotations
 
@@ -29,17 +29,24 @@ def expected_size(variant: str | None, hand: Sequence[str] = ()) -> int | None:
         return FALLBACK.get(variant)
 
 
-def plays_flowers(variant: str | None) -> bool:
-    """Whether a variant's hands hold flowers set apart; with none named (or one whose module
-    is missing), flowers are taken as they lie."""
+def not_played(variant: str | None, code: str) -> str | None:
+    """Why a variant's hands hold no such tile (a flower where it plays none, a xiangqi piece in
+    a mahjong hand, a mahjong tile in a hand of pieces), or None where they may; with no variant
+    named (or one whose module is missing), every tile is taken as it lies."""
     if variant is None:
-        return True
+        return None
     try:
         from scoring.variant import find_variant
 
-        return find_variant(variant).uses_flowers
+        rules = find_variant(variant)
+        tile = tile_from_code(code)
     except (TilescoreError, ImportError):
-        return True
+        return None
+    if tile.is_flower and not rules.uses_flowers:
+        return f"is a flower, and {variant} is played without flowers"
+    if tile.is_piece != rules.uses_pieces:
+        return "is a xiangqi piece" if tile.is_piece else "is no xiangqi piece"
+    return None
 
 
 def holds_pieces(hand: Sequence[str]) -> bool:
