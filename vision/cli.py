@@ -7,13 +7,12 @@ the others still run (the exit status is 1 when any photo failed).
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from scoring.cli import write_json
 from scoring.errors import TilescoreError
 from vision.models import thread_count
 from vision.tile_sets import UNSAID_BACKS, Backs, add_back_options, backs_from_args
@@ -65,23 +64,13 @@ def run(args: argparse.Namespace) -> int:
         try:
             results.append(read_photo(pipeline, path, drawing, args.red_fives, backs))
         except TilescoreError as error:
-            results.append({"image": _named(path), "error": _text(str(error))})
+            results.append({"image": str(path), "error": str(error)})
         if not args.json:
             print(_format(results[-1]), file=sys.stderr if "error" in results[-1] else sys.stdout)
     if args.json:
-        print(json.dumps(results[0] if len(results) == 1 else results, ensure_ascii=False))
+        # Strict UTF-8 whatever a photo's name holds (scoring.cli.write_json).
+        write_json(results[0] if len(results) == 1 else results)
     return 1 if any("error" in r for r in results) else 0
-
-
-def _named(path: Path) -> str:
-    """A photo's name as the JSON says it: a name whose bytes are not UTF-8 (a camera's, a
-    disk's) with those bytes escaped (``bad\\xffname.jpg``), so the output stays UTF-8."""
-    return _text(str(path))
-
-
-def _text(text: str) -> str:
-    """Text with the undecodable bytes of a file name in it (lone surrogates) escaped."""
-    return os.fsencode(text).decode("utf-8", "backslashreplace")
 
 
 def _drawing_folder(given: str | None) -> Path | None:
@@ -141,7 +130,7 @@ def read_photo(
         # Drawn on the pixels read: a 12-megapixel photo's copy is written at half its size.
         _write_annotated(photo.pixels, reading.tiles, drawing)
     return {
-        "image": _named(path),
+        "image": str(path),
         "width": photo.width,
         "height": photo.height,
         "tiles": [tile.to_json() for tile in reading.scaled(*photo.scale).tiles],

@@ -50,12 +50,13 @@ def replayed(
         if number <= (typed[-1] if typed else -1) or not any(k in correction for k in REPLAYED):
             continue
         try:
-            before = reading
-            reading = _made_again(reading, correction, variant)
-            edited = edited or reading is not before
+            made = _made_again(reading, correction, variant)
         except TilescoreError:
             if number > since:
                 lost.append(_said(correction))
+            continue
+        if made is not None:
+            reading, edited = made, True
     if edited:
         reading = without_problems(reading, keep=PHOTO_KINDS)
     if lost:
@@ -70,10 +71,11 @@ def replayed(
 
 def _made_again(
     reading: dict[str, Any], correction: Mapping[str, Any], variant: str
-) -> dict[str, Any]:
-    """One edit made on a reading. A tile added is added again while the hand is still short
-    of one and, where the reading names the tiles that would make it win, is one of them (a box
-    set aside by mistake and read again is the tile the hand lacked: another is not added)."""
+) -> dict[str, Any] | None:
+    """One edit made on a reading; None where there is nothing to make (a tile added to a hand
+    no longer short). A tile added is added again while the hand is still short of one and,
+    where the reading names the tiles that would make it win, is one of them (a box set aside by
+    mistake and read again is the tile the hand lacked: another is not added)."""
     if "split" in correction:
         meld = correction.get("split_meld")
         melds = [service.meld_text(m) for m in reading.get("melds") or []]
@@ -85,7 +87,7 @@ def _made_again(
         return service.join_tiles(reading, correction["join"], correction["meld"])
     code = correction["add"]
     if (service.shortfall(reading, variant) or 0) <= 0:
-        return reading
+        return None
     if code not in reading.get("would_win", [code]):
         raise TilescoreError(f"{code} no longer makes a winning hand")
     return service.add_tile(reading, code)

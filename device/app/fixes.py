@@ -12,6 +12,7 @@ from scoring.errors import TilescoreError, shown
 from scoring.hand_json import parse_meld
 from scoring.notation import format_tiles
 from scoring.tiles import tile_from_code
+from vision.labels import IGNORED_CODE
 
 JOINS = {"chi": 3, "pon": 3, "kong": 4, "concealed_kong": 4}
 """The melds a person may make of concealed tiles, and how many tiles each takes."""
@@ -195,6 +196,24 @@ def check_fix_tiles(fix: Mapping[str, Any], context: Mapping[str, Any]) -> None:
             raise TilescoreError(f"flowers: {tile.code} ({tile.name}) is not a flower")
         if not variant.uses_flowers:
             raise TilescoreError(f"flowers: {name} is played without flowers")
+
+
+def check_winning_box(boxes: list[dict[str, Any]], index: int, win_tile: str) -> None:
+    """The box a player marked as the winning tile, checked against the tile they named: a box
+    said to hold no tile, a face-down one, or one read as another tile is refused (the display
+    would mark one tile while the hand is scored with another)."""
+    box = boxes[index]
+    if box.get("code") == IGNORED_CODE:
+        raise TilescoreError(
+            f"tile {index} was said to hold no tile: it cannot be the winning tile"
+        )
+    if box.get("face_down") or box.get("code") is None:
+        raise TilescoreError(f"tile {index} lies face down: it cannot be the winning tile")
+    if tile_from_code(box["code"]).plain != tile_from_code(win_tile).plain:
+        raise TilescoreError(
+            f"tile {index} is read as {box['code']}, not {win_tile}: read it as {win_tile} "
+            "first, or choose the winning tile by its code"
+        )
 
 
 def check_fix_melds(melds: list[Any], context: Mapping[str, Any]) -> None:

@@ -225,14 +225,22 @@ def add_tile(reading: dict[str, Any], code: str) -> dict[str, Any]:
     return {**reading, "hand": format_tiles([*_concealed(reading), tile_from_code(code)])}
 
 
+def tiles_in(reading: dict[str, Any]) -> int:
+    """Tiles in a reading as the rule sets count them: concealed (winning tile included) plus
+    three a meld."""
+    try:
+        concealed = len(parse_tiles(str(reading.get("hand") or "")))
+    except TilescoreError:
+        concealed = sum(len(g["tiles"]) for g in reading.get("groups", []) if g["role"] != "meld")
+    return concealed + 3 * len(reading.get("melds") or [])
+
+
 def shortfall(reading: dict[str, Any], variant: str) -> int | None:
-    """How many tiles the reading lacks of its rule set's hand (a meld counted as three);
-    None where that is not known."""
+    """How many tiles the reading lacks of its rule set's hand; None where that is not known."""
     from vision.layout.sizes import expected_size
 
-    hand = [tile.code for tile in _concealed(reading)]
-    expected = expected_size(variant, hand)
-    return None if expected is None else expected - len(hand) - 3 * len(_melds_of(reading))
+    expected = expected_size(variant)
+    return None if expected is None else expected - tiles_in(reading)
 
 
 def meld_text(meld: Any) -> str:

@@ -20,6 +20,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from device.app.service import tiles_in
+
 
 @dataclass(frozen=True)
 class StillSettings:
@@ -232,19 +234,6 @@ tile short that one tile alone would make a winning hand (a hand still being lai
 its last tile still in the player's hand: a tap on Score records it, a still scene not). Not
 here: a low-confidence read, a winning tile not set apart, a gap in the row: the Score button
 records such a hand for the player to check on the Result screen, and so does a still hand."""
-
-
-def tiles_in(reading: dict[str, Any]) -> int:
-    """Tiles in a reading as the rule sets count them: concealed (winning tile included) plus
-    three a meld."""
-    from scoring.errors import TilescoreError
-    from scoring.notation import parse_tiles
-
-    try:
-        concealed = len(parse_tiles(str(reading.get("hand") or "")))
-    except TilescoreError:
-        concealed = sum(len(g["tiles"]) for g in reading.get("groups", []) if g["role"] != "meld")
-    return concealed + 3 * len(reading.get("melds") or [])
 
 
 def not_a_win(

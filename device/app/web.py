@@ -32,7 +32,7 @@ from device.camera import CameraError, CameraSource, open_camera
 from device.store import SEATS, Store
 from scoring import strict_json
 from scoring.errors import TilescoreError
-from scoring.tiles import ALL_TILES, tile_from_code
+from scoring.tiles import ALL_TILES
 from vision.labels import IGNORED_CODE
 from vision.tile_sets import UNSAID_BACKS, Backs
 
@@ -608,7 +608,8 @@ def create_app(
             reading.pop("win_index", None)
             if "win_index" in fix:
                 boxes = detections if detections is not None else hand["detections"]
-                reading["win_index"] = _winning_box(boxes, fix["win_index"], fix["win_tile"])
+                fixes.check_winning_box(boxes, fix["win_index"], fix["win_tile"])
+                reading["win_index"] = fix["win_index"]
         for key in ("hand", "melds", "flowers"):
             if key in fix:
                 reading[key] = fix[key]
@@ -628,24 +629,6 @@ def create_app(
         elif "tile" not in fix:  # the reads that would win were for the rules read with
             reading = edits.without_problems(reading, drop={"would_win_as"})
         return detections, reading
-
-    def _winning_box(boxes: list[dict[str, Any]], index: int, win_tile: str) -> int:
-        """The box a player marked as the winning tile, checked against the tile they named:
-        a box said to hold no tile, a face-down one, or one read as another tile is refused
-        (the display would mark one tile while the hand is scored with another)."""
-        box = boxes[index]
-        if box.get("code") == IGNORED_CODE:
-            raise TilescoreError(
-                f"tile {index} was said to hold no tile: it cannot be the winning tile"
-            )
-        if box.get("face_down") or box.get("code") is None:
-            raise TilescoreError(f"tile {index} lies face down: it cannot be the winning tile")
-        if tile_from_code(box["code"]).plain != tile_from_code(win_tile).plain:
-            raise TilescoreError(
-                f"tile {index} is read as {box['code']}, not {win_tile}: read it as {win_tile} "
-                "first, or choose the winning tile by its code"
-            )
-        return index
 
     def _keep_manual_win(
         reading: dict[str, Any], hand: dict[str, Any], detections: list[dict[str, Any]]
