@@ -46,6 +46,8 @@ def one_line_error(status, out, err, *words):
         ({"box": [0, 0, 30]}, "tiles[0].box"),
         ({"box": [True, 0, 30, 40]}, "tiles[0].box"),
         ({"box": [10**400, 0, 30, 40]}, "tiles[0].box"),
+        # A number, but no photo's: it overflowed the distances, and the hand fell apart.
+        ({"box": [1e300, 0, 1e300 + 30, 40]}, "tiles[0].box must be within 100000 pixels"),
         ({"confidence": "high"}, "tiles[0].confidence"),
         ({"confidence": [1]}, "tiles[0].confidence"),
         ({"alternatives": 5}, "tiles[0].alternatives"),

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from scoring.errors import TilescoreError, shown
 from scoring.tiles import Tile, tile_from_code
 from vision.json_values import finite_number
+from vision.labels import MAX_SIDE
 
 LOW_CONFIDENCE = 0.5
 """Below this a tile's reading is reported as a problem (the runtime uses the same cut)."""
@@ -103,6 +104,9 @@ def _box(index: int, raw: Any) -> tuple[float, float, float, float]:
     corners = [n for n in map(finite_number, given) if n is not None]
     if len(corners) != 4:
         raise _bad(index, "box", "four numbers [x1, y1, x2, y2]", raw)
+    if any(abs(n) > MAX_SIDE for n in corners):
+        # 1e300 passes as a number, then overflows the arithmetic of distances and areas.
+        raise _bad(index, "box", f"within {MAX_SIDE} pixels of a photo's corner", raw)
     x1, y1, x2, y2 = corners
     return (min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
 
