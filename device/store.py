@@ -690,8 +690,9 @@ def _written_by_app(path: Path, photo: str, before: sqlite3.Row | None) -> bool:
 
 def _dealer_outcome(context: dict[str, Any], result: dict[str, Any]) -> tuple[bool, bool]:
     """What of a hand moves the dealer (``Store._advance_dealer``): whether it was won, and
-    whether by the dealer."""
-    return bool(result.get("winning")), context.get("seat_wind", "E") == "E"
+    whether by the dealer (a hand nobody won moves nothing, whoever is said to have won it)."""
+    won = bool(result.get("winning"))
+    return won, won and context.get("seat_wind", "E") == "E"
 
 
 def _dump(value: Any) -> str:

@@ -3,17 +3,21 @@ stale.
 
 A tile read again (a tap in the picker) reads the whole hand again from the photo's boxes. The
 player's edits that restate no tile, a meld split or joined, a tile the camera missed added with
-the offer's tap, are made again on that reading, in order, where they still apply. Groups typed
-in Edit groups restate every tile: the tiles read again replace them, and the problems say so,
-as they say an edit that no longer applies. The layout's problems about the hand's shape (a tile
-short, a meld of two, the winning tile not set apart) hold for the hand the photo showed; once
-the player says the groups or the winning tile, they are dropped, and those about the photo's
-tiles (a doubtful read, a tile on another) kept.
+the offer's tap, a meld a missed tile broke counted with the offer's tap, are made again on that
+reading, in order, where they still apply. Groups typed in Edit groups restate every tile: the
+tiles read again replace them. An edit that is not kept is said once among the problems, and the
+tile fix that dropped it records so (``dropped``): it is never made again, nor said again.
+
+The layout's problems about the hand's shape (a tile short, a meld of two, a group that is no
+meld, the reads that would make it win) hold for the groups the photo showed; once the player
+edits the groups, they are left out. Those about the winning tile go once the player says it.
+The rest, about the photo's tiles (a doubtful read, a tile on another or apart, a tile taken for
+one not found), stay.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from device.app import service
@@ -21,12 +25,27 @@ from scoring.errors import TilescoreError
 
 TYPED = ("hand", "melds", "flowers")
 """Edits that restate the tiles: replaced when the tiles are read again."""
-REPLAYED = ("split", "join", "add")
+REPLAYED = ("split", "join", "add", "mend")
 """Edits that restate no tile: made again when the tiles are read again."""
-PHOTO_KINDS = frozenset({"low_confidence", "overlap", "unreadable", "face_down"})
-"""Problems about the photo's tiles, which no edit to the groups makes stale."""
+SHAPE_KINDS = frozenset({"count", "short_meld", "bad_meld", "would_win_as"})
+"""Problems about whether the groups make a hand, which an edit to the groups makes stale."""
 WIN_KINDS = frozenset({"win_not_apart", "no_win_tile", "would_win_as"})
 """Problems about the layout's winning tile (the reads that would win name it)."""
+
+
+OFFERS = ("would_win", "would_win_as", "would_win_without", "would_win_with_meld")
+"""Reading keys for what would make the layout's reading, with its winning tile, win."""
+LAYOUT_ONLY = (*OFFERS, "unseen", "taken")
+"""Reading keys that hold only for the layout's reading of the tiles, under the context it was
+read with: any fix but a tile read again (which reads them again) leaves them stale."""
+
+
+def without_offers(reading: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in reading.items() if k not in OFFERS}
+
+
+def without_layout_keys(reading: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in reading.items() if k not in LAYOUT_ONLY}
 
 
 def restates_groups(fix: Mapping[str, Any]) -> bool:
@@ -34,31 +53,40 @@ def restates_groups(fix: Mapping[str, Any]) -> bool:
 
 
 def replayed(
-    reading: dict[str, Any], corrections: Sequence[Mapping[str, Any]], variant: str
-) -> dict[str, Any]:
-    """``reading``, the tiles read again, with the hand's earlier edits made again: those
-    after its last typed groups (which replaced any before), each where it applies; typed groups
-    and edits that no longer apply since the last reading are said among the problems."""
+    reading: dict[str, Any],
+    corrections: Sequence[Mapping[str, Any]],
+    variant: str,
+    wins: Callable[[dict[str, Any]], bool],
+) -> tuple[dict[str, Any], list[int]]:
+    """``reading``, the tiles read again, with the hand's earlier edits made again (those after
+    its last typed groups, which replaced any before, and none an earlier reading dropped), and
+    the numbers of the corrections this reading drops: typed groups not yet dropped, and edits
+    that no longer apply, each said among the problems. ``wins`` says whether a reading is a
+    winning hand under the table's rules."""
+    dropped_before = {n for c in corrections for n in c.get("dropped", ())}
     typed = [i for i, c in enumerate(corrections) if any(k in c for k in TYPED)]
-    tiles = [i for i, c in enumerate(corrections) if "tile" in c]
-    since = tiles[-1] if tiles else -1  # the edits made on the last reading, not said before
+    last_typed = typed[-1] if typed else -1
+    dropped: list[int] = []
     lost: list[str] = []
-    if typed and typed[-1] > since:
+    if last_typed >= 0 and last_typed not in dropped_before:
+        dropped.append(last_typed)
         lost.append("the groups typed in Edit groups")
     edited = False
     for number, correction in enumerate(corrections):
-        if number <= (typed[-1] if typed else -1) or not any(k in correction for k in REPLAYED):
+        if number <= last_typed or number in dropped_before:
+            continue
+        if not any(key in correction for key in REPLAYED):
             continue
         try:
-            made = _made_again(reading, correction, variant)
+            made = _made_again(reading, correction, variant, wins)
         except TilescoreError:
-            if number > since:
-                lost.append(_said(correction))
+            dropped.append(number)
+            lost.append(_said(correction))
             continue
         if made is not None:
             reading, edited = made, True
-    if edited:
-        reading = without_problems(reading, keep=PHOTO_KINDS)
+    if edited:  # the layout's word on its own groups is stale
+        reading = without_problems(without_layout_keys(reading), SHAPE_KINDS)
     if lost:
         note = f"read again from the photo; not kept: {', and '.join(lost)}"
         reading = {
@@ -66,16 +94,18 @@ def replayed(
             "problems": [*reading.get("problems", []), note],
             "problem_kinds": [*reading.get("problem_kinds", []), "edits_lost"],
         }
-    return reading
+    return reading, dropped
 
 
 def _made_again(
-    reading: dict[str, Any], correction: Mapping[str, Any], variant: str
+    reading: dict[str, Any],
+    correction: Mapping[str, Any],
+    variant: str,
+    wins: Callable[[dict[str, Any]], bool],
 ) -> dict[str, Any] | None:
     """One edit made on a reading; None where there is nothing to make (a tile added to a hand
-    no longer short). A tile added is added again while the hand is still short of one and,
-    where the reading names the tiles that would make it win, is one of them (a box set aside by
-    mistake and read again is the tile the hand lacked: another is not added)."""
+    the tiles read again made whole with it); a one-line ``TilescoreError`` where it no longer
+    applies."""
     if "split" in correction:
         meld = correction.get("split_meld")
         melds = [service.meld_text(m) for m in reading.get("melds") or []]
@@ -85,12 +115,38 @@ def _made_again(
         return service.split_meld(reading, index)
     if "join" in correction:
         return service.join_tiles(reading, correction["join"], correction["meld"])
-    code = correction["add"]
-    if (service.shortfall(reading, variant) or 0) <= 0:
+    if "mend" in correction:
+        return _mended(reading, correction["mend"])
+    return _added(reading, correction["add"], variant, wins)
+
+
+def _added(
+    reading: dict[str, Any], code: str, variant: str, wins: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any] | None:
+    """A tile the player added, added again while the hand is short of one, and where that makes
+    it whole, only if it then wins (a box set aside by mistake and read again was the tile the
+    hand lacked: another is not added). A hand whole as read again needs none; where the layout
+    took another tile for the one not found, the player's tile is not it."""
+    short = service.shortfall(reading, variant)
+    if short is None or short <= 0:
+        taken = reading.get("taken")
+        if taken is not None and taken != code:
+            raise TilescoreError(f"the tiles read again take {taken} for the one not found")
         return None
-    if code not in reading.get("would_win", [code]):
+    added = service.add_tile(reading, code)
+    if short == 1 and not wins(added):
         raise TilescoreError(f"{code} no longer makes a winning hand")
-    return service.add_tile(reading, code)
+    return added
+
+
+def _mended(reading: dict[str, Any], meld: Any) -> dict[str, Any]:
+    """A meld a missed tile broke, counted as the player said, while the tiles read again still
+    offer it."""
+    wanted = service.meld_text(meld)
+    offered = [service.meld_text(o["meld"]) for o in reading.get("would_win_with_meld", [])]
+    if wanted not in offered:
+        raise TilescoreError(f"the tiles read again do not offer {wanted}")
+    return {**reading, "melds": [*(reading.get("melds") or []), meld]}
 
 
 def _said(correction: Mapping[str, Any]) -> str:
@@ -98,23 +154,18 @@ def _said(correction: Mapping[str, Any]) -> str:
         return f"the meld split ({correction.get('split_meld', correction['split'])})"
     if "join" in correction:
         return f"the {correction['meld']} joined ({correction['join']})"
+    if "mend" in correction:
+        return f"the meld counted ({service.meld_text(correction['mend'])})"
     return f"the tile added ({correction['add']})"
 
 
-def without_problems(
-    reading: dict[str, Any], keep: Collection[str] = (), drop: Collection[str] = ()
-) -> dict[str, Any]:
-    """The reading with its problems of the kinds in ``drop``, or of any kind not in ``keep``,
-    left out. A hand kept by an older version, whose reading does not say its problems' kinds,
-    keeps them all."""
-    problems, kinds = reading.get("problems"), reading.get("problem_kinds")
-    if not isinstance(problems, list) or not isinstance(kinds, list):
+def without_problems(reading: dict[str, Any], kinds: Collection[str]) -> dict[str, Any]:
+    """The reading with its problems of ``kinds`` left out. A hand kept by an older version,
+    whose reading does not say its problems' kinds, keeps them all."""
+    problems, said = reading.get("problems"), reading.get("problem_kinds")
+    if not isinstance(problems, list) or not isinstance(said, list):
         return reading
-    if len(kinds) != len(problems):
+    if len(said) != len(problems):
         return reading
-    pairs = [
-        (p, k)
-        for p, k in zip(problems, kinds, strict=True)
-        if (k in keep if keep else True) and k not in drop
-    ]
+    pairs = [(p, k) for p, k in zip(problems, said, strict=True) if k not in kinds]
     return {**reading, "problems": [p for p, _ in pairs], "problem_kinds": [k for _, k in pairs]}

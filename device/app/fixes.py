@@ -32,6 +32,7 @@ FIX_KEYS = (
     "join",
     "meld",
     "add",
+    "mend",
     "context",
 )
 FIX_PARTS = {
@@ -59,10 +60,10 @@ def check_fix(given: Any, tiles: int) -> dict[str, Any]:
     the hand's corrections record what the person did."""
     if not isinstance(given, dict):
         raise TilescoreError("a fix must be a JSON object")
-    if not given:
+    if not given or given == {"context": {}}:
         raise TilescoreError(
-            "a fix must say what to change: a tile, the winning tile, the tiles "
-            "typed, or the context"
+            "a fix must say what to change: a tile, the winning tile, the tiles typed, or the "
+            "context"
         )
     unknown = set(given) - set(FIX_KEYS)
     if unknown:
@@ -85,6 +86,8 @@ def check_fix(given: Any, tiles: int) -> dict[str, Any]:
         fix["flowers"] = _tile_text("flowers", given["flowers"], MAX_FLOWERS)
     if "add" in given:
         fix["add"] = _tile_code("add", given["add"])
+    if "mend" in given:  # a meld a missed tile broke, counted whole (the offer's tap)
+        fix["mend"] = _melds([given["mend"]])[0]
     if "split" in given:
         fix["split"] = whole_number("split", given["split"])
     if "join" in given:
@@ -191,6 +194,9 @@ def check_fix_tiles(fix: Mapping[str, Any], context: Mapping[str, Any]) -> None:
     for key in ("hand", "join"):
         for tile in tiles_from_text(fix.get(key) or ""):
             of_the_set(key, tile, flower_ok=False)
+    for meld in [*fix.get("melds", []), *([fix["mend"]] if "mend" in fix else [])]:
+        for tile in parse_meld(meld).tiles:
+            of_the_set("melds", tile, flower_ok=False)
     for tile in tiles_from_text(fix.get("flowers") or ""):
         if not tile.is_flower:
             raise TilescoreError(f"flowers: {tile.code} ({tile.name}) is not a flower")

@@ -125,8 +125,10 @@ def rebuild(
     return {
         **reading.to_json(),
         "groups": [{"role": g.role, "tiles": list(g.tiles)} for g in reading.groups],
-        # Which problem is which, so an edit can leave out those it makes stale (edits.py).
+        # Which problem is which, so an edit can leave out those it makes stale, and the tile
+        # taken for one not found, which a tile the player added is not (edits.py).
         "problem_kinds": list(kinds),
+        **({"taken": reading.taken} if reading.taken else {}),
     }, kinds
 
 

@@ -39,10 +39,6 @@ from vision.tile_sets import UNSAID_BACKS, Backs
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
 MAX_JSON_BYTES = 1024 * 1024  # a request body other than a photo: a fix or settings are a few KB
 UPLOAD_TYPES = {"image/jpeg", "image/png", "image/webp", "image/bmp"}
-OFFERS = ("would_win", "would_win_as", "would_win_without", "would_win_with_meld")
-"""Reading keys for what would make the layout's reading, with its winning tile, win."""
-LAYOUT_ONLY = (*OFFERS, "unseen")
-"""Reading keys that hold only for the layout's reading of the tiles (``_fixed_reading``)."""
 STATIC = Path(__file__).parent / "static"
 CAMERA_RETRY_S = 2.0  # a failed camera is opened again at most this often
 PIN_TRIES = 5  # wrong PINs from one address before it must wait
@@ -563,8 +559,9 @@ def create_app(
                 context = table_context.with_streak(context, streak)
             table_context.check_seating(changes, context, players)
             fixes.check_fix_tiles(fix, context)
-            if "melds" in fix:
-                fixes.check_fix_melds(fix["melds"], context)
+            for melds in (fix.get("melds"), [fix["mend"]] if "mend" in fix else None):
+                if melds is not None:
+                    fixes.check_fix_melds(melds, context)
             detections, reading = _fixed_reading(hand, fix, context)
             result = service.score_reading(reading, context)
             state.store.update_hand(hand_id, reading, context, result, fix, detections)
@@ -582,8 +579,7 @@ def create_app(
         # was missed hold for the layout's reading under the context it was read with: any
         # other fix (the rules, who won, the winning tile, the hand typed) leaves them stale,
         # and only a tile fix reads them again.
-        for key in LAYOUT_ONLY:
-            reading.pop(key, None)
+        reading = edits.without_layout_keys(reading)
         if "tile" in fix:
             detections = service.apply_tile_fix(
                 hand["detections"],
@@ -594,13 +590,17 @@ def create_app(
             )
             win_before = reading.get("win_tile")
             reading = service.reconstruct(detections, context["variant"], context)
-            reading = edits.replayed(reading, hand["corrections"], context["variant"])
+
+            def wins(read: dict[str, Any]) -> bool:
+                return bool(service.score_reading(read, context).get("winning"))
+
+            reading, dropped = edits.replayed(
+                reading, hand["corrections"], context["variant"], wins
+            )
+            if dropped:  # said once, by this fix, and never made again
+                fix["dropped"] = dropped
             if fix.get("keep_win", True) and win_before and hand["corrections"]:
-                kept = _keep_manual_win(reading, hand, detections)
-                if kept.get("win_tile") != reading.get("win_tile"):
-                    for key in OFFERS:  # found for the layout's winning tile
-                        kept.pop(key, None)
-                reading = kept
+                reading = _keep_manual_win(reading, hand, detections)
         if "win_tile" in fix:
             reading["win_tile"] = fix["win_tile"]
             # Which box the player tapped, so the display marks that one as the winning tile;
@@ -622,12 +622,14 @@ def create_app(
             reading = service.join_tiles(reading, fix["join"], fix["meld"])
         if "add" in fix:
             reading = service.add_tile(reading, fix["add"])
+        if "mend" in fix:
+            reading = {**reading, "melds": [*(reading.get("melds") or []), fix["mend"]]}
         if edits.restates_groups(fix):
-            reading = edits.without_problems(reading, keep=edits.PHOTO_KINDS)
-        elif "win_tile" in fix:
-            reading = edits.without_problems(reading, drop=edits.WIN_KINDS)
+            reading = edits.without_problems(reading, edits.SHAPE_KINDS)
+        if "win_tile" in fix:
+            reading = edits.without_problems(reading, edits.WIN_KINDS)
         elif "tile" not in fix:  # the reads that would win were for the rules read with
-            reading = edits.without_problems(reading, drop={"would_win_as"})
+            reading = edits.without_problems(reading, {"would_win_as"})
         return detections, reading
 
     def _keep_manual_win(
@@ -638,7 +640,12 @@ def create_app(
         a box now face down or said to hold no tile is none, and the layout's winning tile
         stands. Where they chose it by its code only, it stands unless this fix took the hand's
         last such tile away (set aside, face down, read as another tile): then the layout's."""
-        manual = [c for c in hand["corrections"] if "win_tile" in c]
+        # Since the last tile fix that let the layout choose again (keep_win false).
+        corrections = hand["corrections"]
+        reset = max(
+            (i for i, c in enumerate(corrections) if c.get("keep_win") is False), default=-1
+        )
+        manual = [c for c in corrections[reset + 1 :] if "win_tile" in c]
         if not manual:
             return reading
         win_tile, win_index = manual[-1]["win_tile"], manual[-1].get("win_index")
@@ -650,6 +657,11 @@ def create_app(
             reading, win_tile
         ):
             return reading
+        # The player's winning tile: what the layout said of its own is stale, and where it is
+        # another tile, so is what would make the hand win with the layout's.
+        if win_tile != reading.get("win_tile"):
+            reading = edits.without_problems(edits.without_offers(reading), {"would_win_as"})
+        reading = edits.without_problems(reading, edits.WIN_KINDS - {"would_win_as"})
         reading = {**reading, "win_tile": win_tile}
         if isinstance(win_index, int):
             reading["win_index"] = win_index

@@ -4,6 +4,7 @@ A tile read again reads the whole hand again from the photo: a tile added with t
 a meld split or joined, were lost without a word (one tap on a box as it was undid them), and the
 layout's problems stayed on screen after the player had said the groups or the winning tile."""
 
+from scoring.notation import parse_tiles
 from tests.device.test_app_missing import _short_row
 from tests.device.typed_hands import app_reading
 from tests.layout.test_layout import row
@@ -94,3 +95,119 @@ def test_the_winning_tile_said_takes_the_layouts_word_on_it_away(tmp_path):
         fixed = client.post(url, json={"win_tile": "1s"}).get_json()
         assert not any("not set apart" in p for p in fixed["problems"])
         assert any("expected" in p for p in fixed["problems"])  # still a tile short
+
+
+def _not_kept(hand):
+    return [p for p in hand["problems"] if "not kept" in p]
+
+
+def test_a_broken_meld_counted_with_the_offer_stays_when_a_tile_is_read_again(tmp_path):
+    # The offer's tap was sent as typed melds: the next tile read again brought the meld of
+    # two back and blamed "the groups typed in Edit groups".
+    from tests.layout.test_short_melds import laid
+
+    with app_reading(tmp_path, reads=lambda: laid(without=14)).test_client() as client:
+        _context(client)
+        hand = client.post("/api/score").get_json()
+        url = f"/api/hands/{hand['id']}/fix"
+        offered = hand["reading"]["would_win_with_meld"][0]["meld"]
+        counted = client.post(url, json={"mend": offered}).get_json()
+        assert counted["result"]["winning"] is True
+        again = client.post(url, json={"tile": 0, "code": "4m"}).get_json()
+        assert again["reading"]["melds"] == [offered] and again["result"]["winning"] is True
+        assert not _not_kept(again) and "would_win_with_meld" not in again["reading"]
+
+
+def test_a_tile_added_that_no_longer_makes_a_winning_hand_is_said_and_not_made_again(tmp_path):
+    with app_reading(tmp_path, reads=_short_row).test_client() as client:
+        _context(client)
+        hand = client.post("/api/score").get_json()
+        url = f"/api/hands/{hand['id']}/fix"
+        client.post(url, json={"add": "1m"})
+        # 2p read as 9s: no tile makes the hand win, and the 1m was added again regardless.
+        broken = client.post(url, json={"tile": 8, "code": "9s"}).get_json()
+        codes = [tile.code for tile in parse_tiles(broken["reading"]["hand"])]
+        assert len(codes) == 16 and "1m" not in codes
+        assert _not_kept(broken) == ["read again from the photo; not kept: the tile added (1m)"]
+        # Dropped once: read back, it is not made again (nor said again).
+        back = client.post(url, json={"tile": 8, "code": "2p"}).get_json()
+        assert back["reading"]["would_win"] == ["1m", "4m", "7m"] and not _not_kept(back)
+
+
+def test_a_tile_added_that_the_layout_takes_another_for_is_said(tmp_path):
+    # The player added the 1m they saw; then 2m read as 8m leaves one tile that wins, which the
+    # layout takes for the one not found (a 7m nobody saw): the 1m is said not kept.
+    with app_reading(tmp_path, reads=_short_row).test_client() as client:
+        _context(client)
+        hand = client.post("/api/score").get_json()
+        url = f"/api/hands/{hand['id']}/fix"
+        client.post(url, json={"add": "1m"})
+        guessed = client.post(url, json={"tile": 0, "code": "8m"}).get_json()
+        assert guessed["reading"]["taken"] == "7m"
+        assert _not_kept(guessed) == ["read again from the photo; not kept: the tile added (1m)"]
+
+
+def test_an_edit_that_stops_applying_later_is_said_then(tmp_path):
+    with app_reading(tmp_path, reads=lambda: row(CODES, gap_before=GAPS)).test_client() as client:
+        _context(client)
+        hand = client.post("/api/score").get_json()
+        url = f"/api/hands/{hand['id']}/fix"
+        client.post(url, json={"split": 0})
+        kept = client.post(url, json={"tile": 0, "code": "4m"}).get_json()
+        assert kept["reading"]["melds"] == [] and not _not_kept(kept)
+        # The chi's 2m read as 4m: there is no chi 123m to split any more.
+        gone = client.post(url, json={"tile": 15, "code": "4m"}).get_json()
+        assert _not_kept(gone) == ["read again from the photo; not kept: the meld split (chi:123m)"]
+        # Read back, the split is not made again: it was said to be dropped.
+        back = client.post(url, json={"tile": 15, "code": "2m"}).get_json()
+        assert back["reading"]["melds"] == [{"type": "chi", "tiles": "123m"}]
+
+
+def test_an_edit_to_the_groups_keeps_what_the_photo_says(tmp_path):
+    # A stray past the hand and a doubtful read stay said after a join; the meld problems go.
+    tiles = lambda: row(CODES, gap_before=GAPS) + row(["9s"], y=900, x=900)  # noqa: E731
+    with app_reading(tmp_path, reads=tiles).test_client() as client:
+        _context(client)
+        hand = client.post("/api/score").get_json()
+        assert any("lies apart" in p for p in hand["problems"])
+        url = f"/api/hands/{hand['id']}/fix"
+        joined = client.post(url, json={"join": "2p 3p 4p", "meld": "chi"}).get_json()
+        assert any("lies apart" in p for p in joined["problems"])
+
+
+def test_the_players_winning_tile_keeps_the_layouts_word_on_its_own_away(tmp_path):
+    tiles = _short_row()
+    with app_reading(
+        tmp_path, reads=lambda: row([t["code"] for t in tiles])
+    ).test_client() as client:
+        _context(client)
+        hand = client.post("/api/score").get_json()
+        url = f"/api/hands/{hand['id']}/fix"
+        client.post(url, json={"win_tile": "1s"})
+        again = client.post(url, json={"tile": 0, "code": "2m"}).get_json()
+        assert again["reading"]["win_tile"] == "1s"
+        assert not any("not set apart" in p for p in again["problems"])
+
+
+def test_a_tile_fix_that_lets_the_layout_choose_the_winning_tile_is_not_undone_later(tmp_path):
+    with app_reading(tmp_path, reads=lambda: row(CODES, gap_before=GAPS)).test_client() as client:
+        _context(client)
+        hand = client.post("/api/score").get_json()
+        url = f"/api/hands/{hand['id']}/fix"
+        client.post(url, json={"win_tile": "1s"})
+        layouts = client.post(url, json={"tile": 0, "code": "4m", "keep_win": False}).get_json()
+        assert layouts["reading"]["win_tile"] == "5z"
+        later = client.post(url, json={"tile": 0, "code": "4m"}).get_json()
+        assert later["reading"]["win_tile"] == "5z"  # the player's 1s came back
+
+
+def test_groups_typed_with_a_tile_fix_are_said_replaced_at_the_next(tmp_path):
+    with app_reading(tmp_path, reads=lambda: row(CODES, gap_before=GAPS)).test_client() as client:
+        _context(client)
+        hand = client.post("/api/score").get_json()
+        url = f"/api/hands/{hand['id']}/fix"
+        client.post(url, json={"tile": 0, "code": "4m", "hand": "456789m234p11s555z"})
+        again = client.post(url, json={"tile": 0, "code": "4m"}).get_json()
+        assert _not_kept(again) == [
+            "read again from the photo; not kept: the groups typed in Edit groups"
+        ]

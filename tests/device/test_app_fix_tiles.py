@@ -19,6 +19,8 @@ from tests.layout.test_complete import winning_row
         ({"win_tile": "2f"}, "win_tile: 2f (夏) is a flower: list flowers apart"),
         ({"flowers": "1m"}, "flowers: 1m (一萬) is not a flower"),
         ({"flowers": "1r5z"}, "flowers: 1r (帥) is not a flower"),
+        ({"melds": ["pon:0m5m5m"]}, "melds: red five 0m is not used in taiwan with these rules"),
+        ({"mend": "chi:1b2b3b"}, "melds: 1b (將) is not part of taiwan mahjong"),
     ],
 )
 def test_a_tile_the_rule_set_has_not_is_refused_and_nothing_is_saved(tmp_path, fix, said):

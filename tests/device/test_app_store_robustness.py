@@ -323,7 +323,7 @@ def test_good_fixes_are_taken_as_the_page_sends_them(tmp_path):
             {"split": 0},
             {"join": "1z 1z 1z", "meld": "pon"},
             {"context": {"self_draw": False, "discarder": "S"}},
-            {"context": {}},
+            {"add": "9s"},
         ):
             fixed = client.post(url, json=fix)
             assert fixed.status_code == 200, (fix, fixed.get_json())
@@ -331,7 +331,9 @@ def test_good_fixes_are_taken_as_the_page_sends_them(tmp_path):
         assert after["tiles"][1]["face_down"] and after["tiles"][1]["code"] is None
         assert len(after["corrections"]) == 10 and after["corrections"][1]["tile"] == 1
         # A fix that says nothing is no correction: not kept, the offers not dropped.
-        assert _one_line(client.post(url, json={}), 400).startswith("a fix must say what to change")
+        for nothing in ({}, {"context": {}}):
+            said = _one_line(client.post(url, json=nothing), 400)
+            assert said.startswith("a fix must say what to change")
         assert len(client.get(f"/api/hands/{hand['id']}").get_json()["corrections"]) == 10
 
 

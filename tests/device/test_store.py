@@ -120,6 +120,14 @@ def test_a_fix_that_leaves_the_outcome_keeps_a_streak_the_table_set_by_hand(tmp_
     store.update_hand(latest, {}, {"seat_wind": "E"}, _result("S", "E", 8), {"tile": 0})
     state = store.session(session.id)
     assert (state.streak, state.round_wind) == (5, "S")
+    # A hand nobody won, its winner's seat changed (as the Table screen's Save does): nothing
+    # moves the dealer, and the streak set by hand stays (it went back to 0/E).
+    drawn = store.add_hand(session.id, None, [], {}, {"seat_wind": "E"}, {"winning": False})
+    store.set_session_state(session.id, streak=3, round_wind="S")
+    store.update_hand(drawn, {}, {"seat_wind": "S"}, {"winning": False}, {"context": {}})
+    state = store.session(session.id)
+    assert (state.streak, state.round_wind) == (3, "S")
+    store.undo_last(session.id)
     # A fix that changes who won still deals from the corrected outcome.
     store.update_hand(latest, {}, {"seat_wind": "S"}, _result("E", "S", 5), {"tile": 0})
     state = store.session(session.id)

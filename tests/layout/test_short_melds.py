@@ -190,3 +190,14 @@ def test_a_concealed_kong_missing_a_back_is_the_kong():
     assert [p.kind for p in reconstruct(odd, "taiwan").problems] == ["bad_meld", "count"]
     short = [t for i, t in enumerate(whole) if i not in (0, 17)]
     assert reconstruct(short, "taiwan").melds == ()
+
+
+def test_a_concealed_kong_missing_a_back_keeps_its_red_five():
+    # Riichi with red fives: back 0m 5m back reads with its red five, and so must the kong
+    # that lost a back (it was 5555m, which the scorer refuses where red fives count).
+    codes = [tile.code for tile in parse_tiles("234567p234s11z")] + ["5m", "0m", "5m", "5m"]
+    whole = row(codes, gap_before={10: 40, 11: 40}, down={11, 14})
+    read_whole = reconstruct(whole, "riichi").melds
+    assert [m.to_json() for m in read_whole] == [{"type": "concealed_kong", "tiles": "0555m"}]
+    short = [t for i, t in enumerate(whole) if i != 14]
+    assert reconstruct(short, "riichi").melds == read_whole

@@ -172,11 +172,12 @@ def unseen_in_meld(found: Sequence[LayoutTile], code: str, kind: str, expected: 
     )
 
 
-def unseen_back(found: Sequence[LayoutTile], code: str) -> Problem:
-    """A concealed kong one of whose backs was missed, read whole (vision/layout/short_melds.py)."""
+def unseen_back(found: Sequence[LayoutTile], kong: str) -> Problem:
+    """A concealed kong one of whose backs was missed, read whole as ``kong`` (its tiles in
+    compact notation; vision/layout/short_melds.py)."""
     return Problem(
         "unseen",
-        f"a back not found: {_labels(found)} taken as the concealed kong {code[0] * 4}{code[1:]}",
+        f"a back not found: {_labels(found)} taken as the concealed kong {kong}",
         tuple(t.index for t in found),
     )
 

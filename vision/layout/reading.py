@@ -84,6 +84,9 @@ class Reading:
     would_win_without: tuple[int, ...] = ()
     """For a hand a tile over its size, the few tiles (indices into the detections) without
     which it would be a winning hand: a box on something that holds no tile; empty otherwise."""
+    taken: str | None = None
+    """The tile taken for one the detector missed in the concealed row, where one was (the one
+    tile that makes the hand win); not written by ``to_json``, whose problems say it."""
     would_win_with_meld: tuple[tuple[tuple[int, ...], MeldReading], ...] = ()
     """For a hand a meld short, where a missed tile broke a meld and several tiles would make
     it whole and the hand win (a chi missing an end): the found tiles (indices into the

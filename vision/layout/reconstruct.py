@@ -108,7 +108,8 @@ def reconstruct(
         short, code = broken
         size = len(assignment.concealed) + 3 * len(melds)
         if isinstance(short, ShortKong):
-            found.append(problems.unseen_back(short.found, code))
+            meld = short.reading(code, seat)
+            found.append(problems.unseen_back(short.found, compact(meld.tiles)))
         else:
             found.append(problems.unseen_in_meld(short.found, code, short.kind(code), size))
 
@@ -199,6 +200,7 @@ def reconstruct(
         would_win_as,
         would_win_without,
         _melds_that_win(unmended, seat) if wins is not None else (),
+        taken,
     )
 
 
@@ -444,6 +446,7 @@ def _finish(
     would_win_as: Sequence[tuple[LayoutTile, str]] = (),
     would_win_without: Sequence[LayoutTile] = (),
     would_win_with_meld: Sequence[tuple[Sequence[LayoutTile], MeldReading]] = (),
+    taken: str | None = None,
 ) -> Reading:
     if flowers:
         groups = [*groups, Group("flowers", tuple(t.index for t in flowers), "flowers")]
@@ -467,6 +470,7 @@ def _finish(
         would_win_with_meld=tuple(
             (tuple(t.index for t in found), meld) for found, meld in would_win_with_meld
         ),
+        taken=taken,
     )
 
 

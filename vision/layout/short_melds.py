@@ -108,7 +108,10 @@ class ShortKong:
         return None
 
     def reading(self, code: str, seat: str | None) -> MeldReading:
-        return MeldReading("concealed_kong", (code,) * 4)
+        """The kong as a whole one reads (melds.type_meld): its backs the plain tile, its faces
+        as read (a red five stays one)."""
+        faces = [t.code or code for t in self.found if not t.face_down]
+        return MeldReading("concealed_kong", (code, *faces, code))
 
     def kind(self, code: str) -> str:
         return "concealed_kong"

@@ -424,7 +424,7 @@ function renderOffers(hand) {
   }));
   offerRow($("#broken-meld"), "A meld's tile not seen? It is:", (open ? reading.would_win_with_meld || [] : []).map(({ meld }) => ({
     text: parseTiles(meld.tiles).map(tileName).join(" "), colour: colourOf(meld.tiles),
-    data: { meld: `${meld.type}:${meld.tiles}` }, change: { melds: [...(reading.melds || []), meld] },
+    data: { meld: `${meld.type}:${meld.tiles}` }, change: { mend: meld },
   })));
 }
 
