@@ -146,7 +146,7 @@ def _mended(reading: dict[str, Any], meld: Any) -> dict[str, Any]:
     offered = [service.meld_text(o["meld"]) for o in reading.get("would_win_with_meld", [])]
     if wanted not in offered:
         raise TilescoreError(f"the tiles read again do not offer {wanted}")
-    return {**reading, "melds": [*(reading.get("melds") or []), meld]}
+    return service.add_meld(reading, meld)
 
 
 def _said(correction: Mapping[str, Any]) -> str:

@@ -227,6 +227,11 @@ def add_tile(reading: dict[str, Any], code: str) -> dict[str, Any]:
     return {**reading, "hand": format_tiles([*_concealed(reading), tile_from_code(code)])}
 
 
+def add_meld(reading: dict[str, Any], meld: Any) -> dict[str, Any]:
+    """A meld a missed tile broke, counted whole as the player said (the offer's one tap)."""
+    return {**reading, "melds": [*_melds_of(reading), meld]}
+
+
 def tiles_in(reading: dict[str, Any]) -> int:
     """Tiles in a reading as the rule sets count them: concealed (winning tile included) plus
     three a meld."""

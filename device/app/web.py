@@ -623,7 +623,7 @@ def create_app(
         if "add" in fix:
             reading = service.add_tile(reading, fix["add"])
         if "mend" in fix:
-            reading = {**reading, "melds": [*(reading.get("melds") or []), fix["mend"]]}
+            reading = service.add_meld(reading, fix["mend"])
         if edits.restates_groups(fix):
             reading = edits.without_problems(reading, edits.SHAPE_KINDS)
         if "win_tile" in fix:
