@@ -391,11 +391,11 @@ class Store:
         context: dict[str, Any],
         result: dict[str, Any],
     ) -> None:
-        if not result.get("winning"):
+        won, by_dealer = _dealer_outcome(context, result)
+        if not won:
             return
         players = len(json.loads(state["players"]))
-        winner_is_dealer = context.get("seat_wind", "E") == "E"
-        if winner_is_dealer:
+        if by_dealer:
             db.execute("UPDATE sessions SET streak = streak + 1 WHERE id = ?", (state["id"],))
             return
         turns = state["dealer_turns"] + 1

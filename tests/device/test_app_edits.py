@@ -82,12 +82,13 @@ def test_groups_typed_are_replaced_by_a_tile_read_again_and_it_is_said(tmp_path)
         assert not [p for p in later["problems"] if "not kept" in p]
 
 
+def _win_not_apart():
+    # The short row laid with no gap: the layout takes its last tile, the 7p, and says so.
+    return row([t["code"] for t in _short_row()])
+
+
 def test_the_winning_tile_said_takes_the_layouts_word_on_it_away(tmp_path):
-    # The winning 7p not set apart: the layout took the row's last tile and said so.
-    tiles = _short_row()
-    with app_reading(
-        tmp_path, reads=lambda: row([t["code"] for t in tiles])
-    ).test_client() as client:
+    with app_reading(tmp_path, reads=_win_not_apart).test_client() as client:
         _context(client)
         hand = client.post("/api/score").get_json()
         assert any("not set apart" in p for p in hand["problems"])
@@ -176,10 +177,7 @@ def test_an_edit_to_the_groups_keeps_what_the_photo_says(tmp_path):
 
 
 def test_the_players_winning_tile_keeps_the_layouts_word_on_its_own_away(tmp_path):
-    tiles = _short_row()
-    with app_reading(
-        tmp_path, reads=lambda: row([t["code"] for t in tiles])
-    ).test_client() as client:
+    with app_reading(tmp_path, reads=_win_not_apart).test_client() as client:
         _context(client)
         hand = client.post("/api/score").get_json()
         url = f"/api/hands/{hand['id']}/fix"
