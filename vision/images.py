@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import MAX_PIXELS
+from vision import MAX_PIXELS, decoder_messages
 from vision.errors import ImageError
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -129,10 +129,14 @@ def decode_image(data: bytes, name: str) -> np.ndarray:
 
 
 def _decode(data: bytes, name: str, flag: int) -> np.ndarray:
+    complaints: list[str] = []
     try:
-        image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flag)
+        with decoder_messages.caught(complaints):
+            image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flag)
     except cv2.error:  # its header claims more than OpenCV's limit (vision/__init__.py)
         raise ImageError(f"{name}: too many pixels for a photo") from None
+    if complaints:  # decoded all the same, damage and all
+        raise ImageError(f"{name}: the image file is damaged ({complaints[0]})")
     if image is None or image.size == 0:
         raise ImageError(f"{name}: not a readable image (unsupported, damaged or truncated file)")
     if image.shape[0] * image.shape[1] > MAX_PIXELS:  # formats whose header we do not parse

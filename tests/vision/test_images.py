@@ -89,6 +89,53 @@ def test_opencv_says_nothing_of_a_file_it_cannot_decode(tmp_path):
     assert "[ERROR" not in run.stderr and "loadsave" not in run.stderr
 
 
+def _noise(suffix: str) -> bytes:
+    _ok, data = cv2.imencode(
+        suffix, np.random.default_rng(1).integers(0, 255, (96, 96, 3), np.uint8)
+    )
+    return bytes(data)
+
+
+def _damaged(data: bytes, start: int, count: int) -> bytes:
+    """The file with ``count`` bytes from ``start`` zeroed and every marker still in place."""
+    return data[:start] + bytes(count) + data[start + count :]
+
+
+@pytest.mark.parametrize("suffix", [".jpg", ".png"])
+def test_a_photo_damaged_inside_is_refused_and_the_decoder_says_nothing(tmp_path, suffix):
+    # Its end marker is there, so it is no truncation: libjpeg decoded a smeared photo and
+    # printed "Corrupt JPEG data: ..." before it was read for tiles; libpng printed its error.
+    import os
+    import subprocess
+    import sys
+
+    data = _noise(suffix)
+    (tmp_path / f"hurt{suffix}").write_bytes(_damaged(data, len(data) // 2, 300))
+    code = f"from vision.images import load_photo; load_photo('hurt{suffix}')"
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
+        env=os.environ | {"PYTHONPATH": str(Path(__file__).resolve().parents[2])}, timeout=60,
+    )  # fmt: skip
+    assert run.returncode == 1
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"vision.errors.ImageError: hurt{suffix}: the image file is damaged (")
+    assert "Corrupt JPEG" not in run.stderr.replace(last, "")
+    assert "libpng" not in run.stderr.replace(last, "")
+
+
+def test_lines_not_the_decoders_are_written_on_and_warnings_dropped(capfd):
+    import os
+
+    from vision import decoder_messages
+
+    complaints: list[str] = []
+    with decoder_messages.caught(complaints):
+        os.write(2, b"another thread's line\nlibpng warning: iCCP: known incorrect sRGB\n")
+        os.write(2, b"libpng error: IDAT: CRC error\n")
+    assert complaints == ["libpng error: IDAT: CRC error"]
+    assert capfd.readouterr().err == "another thread's line\n"
+
+
 def test_jpeg_cut_after_its_exif_thumbnail_is_truncated(tmp_path):
     # The EXIF thumbnail is a whole JPEG with its own end marker: it must not hide the cut.
     image = Image.fromarray(np.full((300, 300, 3), 90, np.uint8))
