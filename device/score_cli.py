@@ -11,6 +11,7 @@ from pathlib import Path
 from scoring import cli as scoring_cli
 from scoring.errors import TilescoreError
 from scoring.strict_json import NotTextError
+from vision.errors import ImageError
 from vision.labels import PHOTO_SUFFIXES
 
 
@@ -27,22 +28,27 @@ TYPED_HAND = {"hand": "--hand", "win_tile": "--win", "melds": "--melds", "flower
 
 def run(args: argparse.Namespace) -> int:
     if args.source and Path(args.source).suffix.lower() in PHOTO_SUFFIXES:
-        from vision.score_photo import score_photo_command
-
-        typed = [option for key, option in TYPED_HAND.items() if getattr(args, key, None)]
-        if typed:  # they were read past without a word
-            raise TilescoreError(
-                f"{typed[0]} types a hand, and a photo's hand is what it shows: score the photo "
-                "alone, or type the whole hand with --hand"
-            )
-        return score_photo_command(args)
+        return _score_photo(args)
     try:
         return scoring_cli.run(args)
-    except NotTextError as error:
+    except NotTextError:
         if args.source in (None, "-"):
             raise  # stdin: no photo comes that way
-        # A GIF, or a photo saved without its extension, is no hand either: say both.
+        # Not text, so no hand as JSON: a photo saved without its extension, or in a format
+        # OpenCV reads that is not a camera's (a GIF), as ``detect`` reads it.
+        try:
+            return _score_photo(args)
+        except ImageError as not_photo:
+            raise TilescoreError(f"{not_photo}, nor a hand as JSON (not UTF-8 text)") from None
+
+
+def _score_photo(args: argparse.Namespace) -> int:
+    from vision.score_photo import score_photo_command
+
+    typed = [option for key, option in TYPED_HAND.items() if getattr(args, key, None)]
+    if typed:  # they were read past without a word
         raise TilescoreError(
-            f"{error}: neither a hand as JSON nor a photo tilescore reads "
-            f"({' '.join(PHOTO_SUFFIXES)})"
-        ) from None
+            f"{typed[0]} types a hand, and a photo's hand is what it shows: score the photo "
+            "alone, or type the whole hand with --hand"
+        )
+    return score_photo_command(args)

@@ -220,10 +220,26 @@ def test_a_photo_annotates_to_a_new_folder(tmp_path, capsys):
 
 
 def test_a_photo_tilescore_does_not_read_is_named_as_neither_hand_nor_photo(tmp_path, capsys):
-    # A GIF, or a photo saved without its extension, went to the JSON reader: "not UTF-8 text".
+    # A damaged GIF, or a file without an extension: no photo, and no hand as JSON either.
     for name in ("hand.gif", "IMG_0001"):
         (tmp_path / name).write_bytes(b"GIF89a\x01\x00\x01\x00\x80\xff\x00")
         assert main(["score", str(tmp_path / name), "--variant", "taiwan"]) == 2
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and "neither a hand as JSON nor a photo" in err
-        assert ".jpg" in err and name in err
+        assert err.count("\n") == 1 and name in err
+        assert "not a readable image" in err and "nor a hand as JSON" in err
+
+
+def test_a_photo_in_any_format_detect_reads_is_scored(tmp_path, capsys):
+    # A GIF, or a photo saved without its extension, went to the JSON reader ("not UTF-8
+    # text") while detect read it.
+    from PIL import Image
+
+    assert main(["score", str(PHOTO), "--seat", "S", "--json"]) == 0
+    as_jpeg = json.loads(capsys.readouterr().out)
+    (tmp_path / "IMG_0002").write_bytes(PHOTO.read_bytes())
+    assert main(["score", str(tmp_path / "IMG_0002"), "--seat", "S", "--json"]) == 0
+    read = json.loads(capsys.readouterr().out)
+    assert read["result"] == as_jpeg["result"] and read["tiles"] == as_jpeg["tiles"]
+    Image.open(PHOTO).save(tmp_path / "hand.gif")  # 256 colours: read, not always alike
+    assert main(["score", str(tmp_path / "hand.gif"), "--seat", "S", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["result"]["winning"]
