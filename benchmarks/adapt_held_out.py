@@ -182,7 +182,7 @@ def score(
     )
     return (
         every.labelled_tiles,
-        round(every.tile_accuracy * every.labelled_tiles),
+        sum(p.right for p in every.photos),
         sum(p.all_right for p in every.photos),
         sum(len(p.extra) for p in every.photos),
     )

@@ -178,30 +178,30 @@ class Evaluation:
         return sum(len(p.labels) for p in self.photos)
 
     @property
-    def tile_accuracy(self) -> float:
+    def tile_accuracy(self) -> float | None:
         return _ratio(sum(p.right for p in self.photos), self.labelled_tiles)
 
     @property
-    def photo_accuracy(self) -> float:
+    def photo_accuracy(self) -> float | None:
         return _ratio(sum(p.all_right for p in self.photos), len(self.photos))
 
     @property
-    def detection_recall(self) -> float:
+    def detection_recall(self) -> float | None:
         """Labelled tiles with a box on them, whatever was read."""
         return _ratio(sum(len(p.pairs) for p in self.photos), self.labelled_tiles)
 
     @property
-    def detection_precision(self) -> float:
+    def detection_precision(self) -> float | None:
         found = sum(len(p.pairs) for p in self.photos)
         return _ratio(found, found + sum(len(p.extra) for p in self.photos))
 
     @property
-    def reading_accuracy(self) -> float:
+    def reading_accuracy(self) -> float | None:
         """Of the tiles found, the share read right: the classifier's part alone."""
         return _ratio(sum(p.right for p in self.photos), sum(len(p.pairs) for p in self.photos))
 
     @property
-    def right_or_asked_accuracy(self) -> float:
+    def right_or_asked_accuracy(self) -> float | None:
         """Photos read right or with every mistake questioned (PhotoResult.right_or_asked)."""
         return _ratio(sum(p.right_or_asked for p in self.photos), len(self.photos))
 
@@ -217,7 +217,7 @@ class Evaluation:
         }
 
     @property
-    def rotation_accuracy(self) -> float:
+    def rotation_accuracy(self) -> float | None:
         pairs = [(p.labels[li], p.predictions[pi]) for p in self.photos for li, pi in p.pairs]
         return _ratio(sum(label.rotated == pred.rotated for label, pred in pairs), len(pairs))
 
@@ -256,7 +256,7 @@ class Evaluation:
 
     def intervals(
         self, resamples: int = INTERVAL_RESAMPLES, seed: int = 0
-    ) -> dict[str, tuple[float, float]]:
+    ) -> dict[str, tuple[float, float] | None]:
         """95% intervals of the tile and photo accuracy, by resampling whole photos.
 
         Tiles of one photo share its light, angle and focus, so they are not independent draws:
@@ -264,7 +264,7 @@ class Evaluation:
         between right and wrong (docs/vision.md, "Speed"); the intervals say how wide that is.
         """
         if not self.photos:
-            return {"tile_accuracy": (0.0, 0.0), "photo_accuracy": (0.0, 0.0)}
+            return {"tile_accuracy": None, "photo_accuracy": None}
         right = np.array([p.right for p in self.photos], float)
         tiles = np.array([len(p.labels) for p in self.photos], float)
         whole = np.array([p.all_right for p in self.photos], float)
@@ -276,7 +276,10 @@ class Evaluation:
             low, high = np.percentile(rates, [2.5, 97.5])
             return round(float(low), 4), round(float(high), 4)
 
-        return {"tile_accuracy": middle(tile_rates), "photo_accuracy": middle(photo_rates)}
+        return {
+            "tile_accuracy": middle(tile_rates) if self.labelled_tiles else None,
+            "photo_accuracy": middle(photo_rates),
+        }
 
     def to_json(self) -> dict[str, object]:
         intervals = self.intervals()
@@ -284,15 +287,15 @@ class Evaluation:
             "models": list(self.models),
             "photos": len(self.photos),
             "labelled_tiles": self.labelled_tiles,
-            "tile_accuracy": round(self.tile_accuracy, 4),
-            "photo_accuracy": round(self.photo_accuracy, 4),
-            "tile_accuracy_interval": list(intervals["tile_accuracy"]),
-            "photo_accuracy_interval": list(intervals["photo_accuracy"]),
-            "detection_recall": round(self.detection_recall, 4),
-            "detection_precision": round(self.detection_precision, 4),
-            "reading_accuracy": round(self.reading_accuracy, 4),
-            "rotation_accuracy": round(self.rotation_accuracy, 4),
-            "right_or_asked_accuracy": round(self.right_or_asked_accuracy, 4),
+            "tile_accuracy": _rounded(self.tile_accuracy),
+            "photo_accuracy": _rounded(self.photo_accuracy),
+            "tile_accuracy_interval": _listed(intervals["tile_accuracy"]),
+            "photo_accuracy_interval": _listed(intervals["photo_accuracy"]),
+            "detection_recall": _rounded(self.detection_recall),
+            "detection_precision": _rounded(self.detection_precision),
+            "reading_accuracy": _rounded(self.reading_accuracy),
+            "rotation_accuracy": _rounded(self.rotation_accuracy),
+            "right_or_asked_accuracy": _rounded(self.right_or_asked_accuracy),
             "questions": self.questions(),
             "mean_timing_ms": self.mean_ms(),
             "per_class": {
@@ -333,5 +336,15 @@ def class_order(name: str) -> tuple[int, str]:
     return {"back": 100, MISSED: 101, EXTRA: 102}.get(name, 99), name
 
 
-def _ratio(part: float, whole: float) -> float:
-    return part / whole if whole else 0.0
+def _ratio(part: float, whole: float) -> float | None:
+    """``part / whole``, or None where there was nothing to count (a photo of no tiles has no
+    tile accuracy; 0% would say every tile was missed)."""
+    return part / whole if whole else None
+
+
+def _rounded(share: float | None) -> float | None:
+    return None if share is None else round(share, 4)
+
+
+def _listed(interval: tuple[float, float] | None) -> list[float] | None:
+    return None if interval is None else list(interval)

@@ -337,7 +337,8 @@ def _report(
 
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "evaluation.json").write_text(json.dumps(report, indent=2) + "\n")
-        title = f"{' + '.join(evaluation.models)}: tile accuracy {evaluation.tile_accuracy:.1%}"
+        title = f"{' + '.join(evaluation.models)}: tile accuracy "
+        title += _percent(evaluation.tile_accuracy).strip()
         save_confusion(evaluation.confusion(), args.out / "confusion.png", title)
     text = format_report(evaluation)
     if tile_sets:
@@ -369,19 +370,17 @@ def _annotate(image: np.ndarray, tiles: Sequence[Detection], target: Path) -> No
 def format_report(evaluation: Evaluation) -> str:
     """The summary first, then one line per class, then the photos that were not all right."""
     spread = evaluation.intervals()
-    tile_low, tile_high = spread["tile_accuracy"]
-    photo_low, photo_high = spread["photo_accuracy"]
     lines = [
         f"models: {' + '.join(evaluation.models)}",
         f"photos: {len(evaluation.photos)}, labelled tiles: {evaluation.labelled_tiles}",
-        f"tile accuracy:        {evaluation.tile_accuracy:7.1%}   (found and read right; "
-        f"95% interval over the photos {tile_low:.1%}-{tile_high:.1%})",
-        f"photo accuracy:       {evaluation.photo_accuracy:7.1%}   (every tile right, nothing "
-        f"extra; {photo_low:.1%}-{photo_high:.1%})",
-        f"detection recall:     {evaluation.detection_recall:7.1%}",
-        f"detection precision:  {evaluation.detection_precision:7.1%}",
-        f"reading accuracy:     {evaluation.reading_accuracy:7.1%}   (of the tiles found)",
-        f"rotation accuracy:    {evaluation.rotation_accuracy:7.1%}",
+        f"tile accuracy:        {_percent(evaluation.tile_accuracy)}   (found and read right; "
+        f"95% interval over the photos {_span(spread['tile_accuracy'])})",
+        f"photo accuracy:       {_percent(evaluation.photo_accuracy)}   (every tile right, "
+        f"nothing extra; {_span(spread['photo_accuracy'])})",
+        f"detection recall:     {_percent(evaluation.detection_recall)}",
+        f"detection precision:  {_percent(evaluation.detection_precision)}",
+        f"reading accuracy:     {_percent(evaluation.reading_accuracy)}   (of the tiles found)",
+        f"rotation accuracy:    {_percent(evaluation.rotation_accuracy)}",
         *_question_lines(evaluation),
         "mean ms: " + ", ".join(f"{k} {v:.0f}" for k, v in evaluation.mean_ms().items()),
         "",
@@ -404,13 +403,22 @@ def format_report(evaluation: Evaluation) -> str:
     return "\n".join(lines)
 
 
+def _percent(share: float | None) -> str:
+    """A share as the report's 7-wide percentage; n/a where there was nothing to count."""
+    return f"{'n/a':>7}" if share is None else f"{share:7.1%}"
+
+
+def _span(interval: tuple[float, float] | None) -> str:
+    return "n/a" if interval is None else f"{interval[0]:.1%}-{interval[1]:.1%}"
+
+
 def _question_lines(evaluation: Evaluation) -> list[str]:
     """What the display would ask (reads flagged low confidence) and what it lets pass."""
     asked = evaluation.questions()
     per_photo = asked["asked"] / max(len(evaluation.photos), 1)
     missed = sum(len(p.missed) for p in evaluation.photos)
     return [
-        f"right or asked:       {evaluation.right_or_asked_accuracy:7.1%}   (photos with every "
+        f"right or asked:       {_percent(evaluation.right_or_asked_accuracy)}   (photos with every "
         "tile found and every mistake flagged for a person to confirm)",
         f"questions:            {asked['asked']:7d}   ({per_photo:.1f} a photo; "
         f"{asked['asked_right']} of them read right)",

@@ -68,7 +68,22 @@ def test_accuracy_intervals_resample_whole_photos():
     assert 0.6 < low < 0.75 < high < 0.9
     assert spread == mixed.intervals()  # the same resamples every time
     assert mixed.to_json()["photo_accuracy_interval"] == list(spread["photo_accuracy"])
-    assert Evaluation(()).intervals()["tile_accuracy"] == (0.0, 0.0)
+    assert Evaluation(()).intervals()["tile_accuracy"] is None
+
+
+def test_what_had_nothing_to_count_is_not_a_number():
+    # A labelled photo of an empty table reported "tile accuracy 0.0%": every tile missed.
+    from vision.evaluate_cli import format_report
+
+    empty = Evaluation((match_photo(label(), []),))
+    report = empty.to_json()
+    assert report["photo_accuracy"] == 1.0
+    for name in ("tile_accuracy", "detection_recall", "detection_precision", "reading_accuracy"):
+        assert report[name] is None, name
+    assert report["tile_accuracy_interval"] is None
+    assert "tile accuracy:            n/a" in format_report(empty)
+    one_extra = Evaluation((match_photo(label(), [seen("1m", 0)]),))
+    assert one_extra.detection_precision == 0 and one_extra.photo_accuracy == 0
 
 
 def test_the_report_names_each_photos_mistakes():
