@@ -12,6 +12,7 @@ from typing import Any
 from scoring import strict_json
 from scoring.errors import HandError, TilescoreError
 from scoring.hand_json import score_json
+from scoring.result_notes import notes, total_note
 from scoring.variant import variant_names
 
 
@@ -199,20 +200,18 @@ def format_result(data: dict[str, Any], result: dict[str, Any]) -> str:
     for item in result["items"]:
         pad = " " * (width - _display_width(item["name"]))
         lines.append(f"  {item['name']}{pad}  {item['value']:>3} {unit}  {item['why']}")
-    lines.append(f"  {'Total':<{width}}  {result['total']:>3} {unit}{_fu_and_limit(result)}")
+    beside = total_note(result)
+    lines.append(
+        f"  {'Total':<{width}}  {result['total']:>3} {unit}{f'  ({beside})' if beside else ''}"
+    )
+    lines += [f"  {line}" for line in notes(result)]
     if result.get("payments"):
         lines.append("")
         for payment in result["payments"]:
             lines.append(f"  {payment['payer']} pays {payment['payee']} {payment['amount']}")
+    elif result["total"] and not data.get("self_draw") and not data.get("discarder"):
+        lines += ["", "  No one pays until the win is said: --discarder SEAT or --self-draw"]
     return "\n".join(lines)
-
-
-def _fu_and_limit(result: dict[str, Any]) -> str:
-    """Riichi's points come from 翻 and 符 together, up to a limit: the limit beside the total
-    where there is one (符 then change nothing), else the 符."""
-    if result.get("limit"):
-        return f"  ({result['limit']})"
-    return f"  ({result['fu']} 符)" if result.get("fu") else ""
 
 
 def _display_width(text: str) -> int:

@@ -30,7 +30,7 @@ from device.app.seats import chairs
 from device.app.still import StillWatch, not_a_win, same_layout
 from device.camera import CameraError, CameraSource, open_camera
 from device.store import SEATS, Store
-from scoring import strict_json
+from scoring import result_notes, strict_json
 from scoring.errors import TilescoreError
 from scoring.tiles import ALL_TILES
 from vision.labels import IGNORED_CODE
@@ -764,6 +764,8 @@ def create_app(
             "reading": hand["reading"],
             "context": hand["context"],
             "result": hand["result"],
+            "total_note": result_notes.total_note(hand["result"]),
+            "result_notes": result_notes.notes(hand["result"]),
             "problems": hand["reading"].get("problems", []),
             "corrections": hand["corrections"],
             "seats": state.store.seats_at(hand),

@@ -169,6 +169,21 @@ def test_a_xiangqi_table_scores_by_its_chairs_and_reaches_the_scoreboard(hand_cl
     assert list(totals.items()) == [("East", 0), ("South", paid), ("West", -paid), ("North", 0)]
 
 
+def test_a_hand_past_the_most_a_hand_counts_says_so_beside_its_items(hand_client):
+    # 明將: the items add up to 14 番 and the total is 10; only the result's keys said why.
+    hand_client.post("/api/context", json={"variant": "mingjiang"})
+    hand_client.post("/api/context", json={"seat_wind": "S", "self_draw": False, "discarder": "W"})
+    hand = hand_client.post("/api/score").get_json()
+    fixed = hand_client.post(
+        f"/api/hands/{hand['id']}/fix",
+        json={"hand": "123m555z666z777z99m", "win_tile": "9m", "melds": [], "flowers": ""},
+    ).get_json()
+    assert fixed["result"]["total"] == 10 and fixed["total_note"] == ""
+    assert fixed["result_notes"] == [
+        "十番爆棚: the items add up to 14 番, and no hand counts more than 10"
+    ]
+
+
 def test_the_session_moves_the_streak_and_a_fix_moves_it_back(hand_client):
     hand = _typed_hand(hand_client)
     assert hand["context"]["dealer_streak"] == 0

@@ -409,6 +409,7 @@ def test_a_riichi_limit_hand_names_the_player_liable_for_it(server, browser):
     page.fill("#edit-flowers", "")
     page.click("#save-reading")
     page.wait_for_selector("#items td.name:text('大三元')", state="attached")
+    assert page.inner_text("#total .beside") == "yakuman"  # the limit beside its 翻
     assert page.locator("#pao-label").is_visible()
     assert page.locator("#pao-row button.on").get_attribute("data-key") == "none"
     assert page.inner_text("#payments") == "東 East → 南 South: 32000"

@@ -94,6 +94,37 @@ def test_a_riichi_total_says_its_fu_or_its_limit():
     assert "13 翻  (yakuman)" in run.stdout and "符" not in run.stdout, run.stdout
 
 
+def test_what_the_items_do_not_say_is_said_under_the_total():
+    # 明將 雞糊 printed "Total 0 番" alone; a hand past 十番爆棚 items adding to 14 and a total of
+    # 10; xiangqi's payments came with no 基本點; a discard win with no discarder paid no one.
+    mingjiang = ["score", "--variant", "mingjiang", "--seat", "S"]
+    chicken = tilescore(
+        *mingjiang, "--hand", "123m456p789s22s555m", "--win", "2s", "--self-draw",
+        "--events", "furiten",
+    )  # fmt: skip
+    said = "雞糊 (振聽: won on a tile the winner had discarded): the win pays nothing; without 振聽"
+    assert f"{said} it counts 1 番" in chicken.stdout, chicken.stdout
+    assert "The hand goes on without the winner's tiles" in chicken.stdout
+    capped = tilescore(
+        *mingjiang, "--hand", "123m555z666z777z99m", "--win", "9m", "--discarder", "W"
+    )
+    assert "十番爆棚: the items add up to 14 番, and no hand counts more than 10" in capped.stdout
+    xiangqi = tilescore(
+        "score", "--variant", "xiangqi", "--hand", "車馬包士士", "--win", "士", "--self-draw",
+        "--dealer",
+    )  # fmt: skip
+    assert "基本點 3750 = 7台 3750" in xiangqi.stdout and "pays winner 7500" in xiangqi.stdout
+    unpaid = tilescore(
+        "score", "--variant", "taiwan", "--hand", "456789m11123p456789s", "--win", "2p"
+    )
+    assert "No one pays until the win is said: --discarder SEAT or --self-draw" in unpaid.stdout
+    paid = tilescore(
+        "score", "--variant", "taiwan", "--hand", "456789m11123p456789s", "--win", "2p",
+        "--discarder", "N",
+    )  # fmt: skip
+    assert "No one pays" not in paid.stdout and "N pays E" in paid.stdout
+
+
 def test_bad_input_is_one_line_without_traceback():
     run = tilescore("score", "--hand", "123x", "--win", "1m")
     assert run.returncode == 2

@@ -348,7 +348,17 @@ function renderHand(hand) {
     });
     total.textContent = result.winning ? `${result.total} ${result.unit}` : "not a winning hand";
     total.dataset.total = result.total;
+    if (result.winning && hand.total_note) {  // riichi's 符 or a limit's name
+      const beside = document.createElement("span");
+      beside.className = "beside"; beside.textContent = hand.total_note;
+      total.appendChild(beside);
+    }
   }
+  const notes = $("#result-notes");
+  notes.innerHTML = "";
+  (hand.result_notes || []).forEach((line) => {
+    const li = document.createElement("li"); li.textContent = line; notes.appendChild(li);
+  });
   const payments = $("#payments");
   payments.innerHTML = "";
   (result.payments || []).forEach((p) => {
