@@ -26,6 +26,12 @@ from functools import cache
 from typing import Any
 
 from scoring.errors import HandError
+from scoring.event_checks import (
+    DEAD_WALL_PAIRS,
+    NEVER_TOGETHER,
+    check_never_together,
+    check_robbed_tile,
+)
 from scoring.hand import Event, Hand, build
 from scoring.result import ScoreItem, ScoreResult
 from scoring.rules import RuleOption
@@ -128,6 +134,8 @@ class Mingjiang(Variant):
         if ctx.players != 4:
             raise HandError(f"mingjiang is played by 4 players, got players {ctx.players}")
         seats_out(hand.rules, ctx.seat_wind)
+        check_never_together(hand, NEVER_TOGETHER + DEAD_WALL_PAIRS)  # 002: 王牌十四隻
+        check_robbed_tile(hand)
 
     def score(self, hand: Hand) -> ScoreResult:
         ctx = hand.context

@@ -25,6 +25,13 @@ from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_response import HandResponse
 
 from scoring.errors import HandError
+from scoring.event_checks import (
+    DEAD_WALL_PAIRS,
+    NEVER_TOGETHER,
+    check_kong_for,
+    check_never_together,
+    check_robbed_tile,
+)
 from scoring.hand import Event, Hand, check_copies
 from scoring.result import ScoreItem, ScoreResult
 from scoring.rules import RuleOption
@@ -187,23 +194,15 @@ class Riichi(Variant):
         for event in (Event.LAST_DISCARD, Event.ROBBING_KONG):
             if event in events and ctx.self_draw:
                 raise HandError(f"{event.value} is a win on another player's tile, not self_draw")
-        for pair in (
-            (Event.LAST_TILE, Event.AFTER_KONG),
-            (Event.LAST_DISCARD, Event.ROBBING_KONG),
-            (Event.HEAVENLY_WIN, Event.EARTHLY_WIN),
-        ):
-            if set(pair) <= events:
-                raise HandError(f"{pair[0].value} and {pair[1].value} cannot both happen")
-        if Event.AFTER_KONG in events and not any(m.is_kong for m in hand.melds):
-            raise HandError("after_kong (嶺上開花) needs a kong among the melds")
+        check_never_together(hand, NEVER_TOGETHER + DEAD_WALL_PAIRS)
+        check_kong_for(hand, Event.AFTER_KONG, "嶺上開花")
         if {Event.AFTER_KONG, Event.IPPATSU} <= events:
             # 嶺上開花 is won on the tile drawn for a kong the winner just declared, after riichi;
             # 004: 一發 "若有吃碰槓則失效" (any call, kong included, ends it).
             raise HandError(
                 "ippatsu (一發) ends with the kong that after_kong (嶺上開花) was won on"
             )
-        if Event.ROBBING_KONG in events:
-            self._check_robbed_tile(hand)
+        check_robbed_tile(hand)
         first = events & FIRST_DRAW_WINS
         if first:
             if hand.melds:
@@ -214,19 +213,6 @@ class Riichi(Variant):
             raise HandError("heavenly_win (天和) is the dealer's: seat_wind must be E")
         if Event.EARTHLY_WIN in events and hand.context.is_dealer:
             raise HandError("earthly_win (地和) is a non-dealer's: the dealer wins 天和")
-
-    def _check_robbed_tile(self, hand: Hand) -> None:
-        """搶槓 robs the fourth tile of another player's pon: three of it are on the table, so
-        the winner holds no other copy of it."""
-        robbed = hand.win_tile
-        if robbed is None:
-            return
-        held = sum(1 for tile in hand.all_tiles if tile.plain == robbed.plain)
-        if held > 1:
-            raise HandError(
-                f"robbing_kong (搶槓) takes the fourth {robbed.code}: three are in the robbed"
-                f" player's pon, so the hand cannot hold {held}"
-            )
 
     def _check_nagashi(self, hand: Hand) -> None:
         ctx = hand.context

@@ -28,11 +28,17 @@ items that need no hand: the flower item, 自摸, 門清, 不求人, 莊家/連�
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
 from scoring.errors import HandError
+from scoring.event_checks import (
+    NEVER_TOGETHER,
+    check_kong_for,
+    check_never_together,
+    check_robbed_tile,
+)
 from scoring.hand import SEATS, Event, Hand, MeldType, WinContext, build
 from scoring.reading import Reading, WaitShape, hand_waits, standard_readings
 from scoring.result import Payment, ScoreItem, ScoreResult
@@ -192,7 +198,7 @@ class TaiwanView:
             open_kongs = sum(1 for m in melds if m.type in _OPEN_KONGS)
         else:
             concealed_kongs = open_melds = open_kongs = 0
-        self_draw = ctx.self_draw or (bool(ctx.events) and _EIGHT_FLOWERS in ctx.events)
+        self_draw = ctx.self_draw  # 八仙過海 included (Taiwan.score)
         facts = (
             (ANY_EVENT if ctx.events else 0)
             | (FLOWERS if hand.flowers else 0)
@@ -431,7 +437,8 @@ def _half_claimed(v: TaiwanView) -> Hit | None:
 
 def _self_draw(v: TaiwanView) -> Hit | None:
     if v.self_draw:
-        why = "drew the winning tile" if v.ctx.self_draw else "八仙過海 counts as a self-draw"
+        eight = Event.EIGHT_FLOWERS in v.ctx.events
+        why = "八仙過海 counts as a self-draw" if eight else "drew the winning tile"
         return Hit(1, why)
     return None
 
@@ -1015,8 +1022,24 @@ class Taiwan(Variant):
             raise HandError("human_win (人胡) is a non-dealer winning a discard before drawing")
         if Event.HEAVENLY_READY in events and not ctx.is_dealer:
             raise HandError("heavenly_ready (天聽) is for the dealer only")
+        for ready in (Event.HEAVENLY_READY, Event.EARTHLY_READY):
+            claimed = next((m for m in hand.melds if m.is_open), None)
+            if ready in events and claimed is not None:
+                # 000: 天聽 "不能換牌", 地聽 "四家沒有碰牌吃牌明槓": the hand stood as declared.
+                raise HandError(
+                    f"{ready.value} is declared on the dealt hand, which no chi, pon or open kong"
+                    f" changes after it: {claimed.type.value}"
+                )
         if Event.ROBBING_KONG in events and ctx.self_draw:
             raise HandError("robbing_kong (搶槓) wins another player's tile, not a self-draw")
+        check_never_together(hand, NEVER_TOGETHER)
+        check_robbed_tile(hand)
+        for drawn in (Event.AFTER_KONG, Event.AFTER_FLOWER):
+            if drawn in events and not ctx.self_draw:
+                raise HandError(f"{drawn.value} (槓上開花) is a self-drawn win: set self_draw")
+        check_kong_for(hand, Event.AFTER_KONG, "槓上開花")
+        if Event.AFTER_FLOWER in events and not hand.flowers:
+            raise HandError("after_flower (槓上開花, 補花) needs a flower among the flowers")
         if Event.SEVEN_FLOWERS_ROB in events:
             if len(hand.flowers) not in (7, 8):
                 raise HandError(
@@ -1036,6 +1059,11 @@ class Taiwan(Variant):
                 raise HandError("eight_flowers (八仙過海) counts as a self-draw: no discarder")
 
     def score(self, hand: Hand) -> ScoreResult:
+        ctx = hand.context
+        if ctx.events and _EIGHT_FLOWERS in ctx.events and not ctx.self_draw:
+            # 001: 八仙過海 "視同自摸", for every item: a triplet the winning tile completed is
+            # concealed (暗刻) as on any self-draw, which the readings tell by self_draw.
+            hand = replace(hand, context=replace(ctx, self_draw=True))
         rules = hand.rules
         counts = hand.concealed_counts
         readings = standard_readings(hand, SETS, counts) if hand.win_tile is not None else []

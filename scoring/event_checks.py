@@ -1,0 +1,60 @@
+"""Events that cannot happen together, or not with the hand given: checked alike by the mahjong
+rule sets, each naming the pairs that hold at its table.
+
+A scorer that takes an impossible event scores it: 搶槓 of a tile the winner holds three of
+scored 4 台, 槓上開花 with no kong 2, 天聽 after a chi 9.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from scoring.errors import HandError
+from scoring.hand import Event, Hand
+
+NEVER_TOGETHER = (
+    # A tile robbed from a kong is no discard.
+    (Event.LAST_DISCARD, Event.ROBBING_KONG),
+    (Event.HEAVENLY_WIN, Event.EARTHLY_WIN),
+    # The first draw, or a discard before it, is neither the last tile nor a tile robbed from a
+    # kong (a kong needs a call or a draw first).
+    (Event.HEAVENLY_WIN, Event.LAST_TILE),
+    (Event.EARTHLY_WIN, Event.LAST_TILE),
+    (Event.HUMAN_WIN, Event.LAST_DISCARD),
+    (Event.HUMAN_WIN, Event.ROBBING_KONG),
+)
+"""Pairs no table sees together."""
+
+DEAD_WALL_PAIRS = ((Event.LAST_TILE, Event.AFTER_KONG),)
+"""Pairs a table with a dead wall (王牌, riichi and 明將) never sees: a kong's replacement comes
+from it, never as the last tile of the live wall."""
+
+
+def check_never_together(hand: Hand, pairs: Iterable[tuple[Event, Event]]) -> None:
+    """A one-line error for the first pair of ``pairs`` whose events the hand both names."""
+    events = hand.context.events
+    if not events:
+        return
+    for first, second in pairs:
+        if first in events and second in events:
+            raise HandError(f"{first.value} and {second.value} cannot both happen")
+
+
+def check_robbed_tile(hand: Hand) -> None:
+    """搶槓 robs the fourth tile of another player's pon: three of it are on the table, so the
+    winner holds no other copy of it."""
+    robbed = hand.win_tile
+    if robbed is None or Event.ROBBING_KONG not in hand.context.events:
+        return
+    held = sum(1 for tile in hand.all_tiles if tile.plain == robbed.plain)
+    if held > 1:
+        raise HandError(
+            f"robbing_kong (搶槓) takes the fourth {robbed.code}: three are in the robbed"
+            f" player's pon, so the hand cannot hold {held}"
+        )
+
+
+def check_kong_for(hand: Hand, event: Event, name: str) -> None:
+    """``event`` (槓上開花 and its kind) is won on the tile drawn for a kong among the melds."""
+    if event in hand.context.events and not any(m.is_kong for m in hand.melds):
+        raise HandError(f"{event.value} ({name}) needs a kong among the melds")
