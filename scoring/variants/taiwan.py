@@ -408,16 +408,22 @@ def _n_concealed(n: int) -> ReadingTest:
 
 
 def _pinghu(v: TaiwanView, r: Reading) -> Hit | None:
-    if (
-        r.all_sequences
-        and not v.has_honors
-        and not v.hand.flowers
-        and not v.self_draw
-        and r.wait is WaitShape.TWO_SIDED
-        and len(r.waits) > 1
-    ):
-        return Hit(1, "all sequences, no honours, no flowers, two-sided wait, won on a discard")
-    return None
+    if not (r.all_sequences and not v.has_honors and not v.hand.flowers and not v.self_draw):
+        return None
+    # 非獨聽, as the table scores 獨聽: 000's 聽多張 (and its table's 非單吊), or with
+    # single_wait="shape" 001's 不是偏崁獨. Either way a reading that scores 獨聽 is no 平胡.
+    if v.rules["single_wait"] == "shape":
+        if r.wait is not WaitShape.TWO_SIDED:
+            return None
+    elif len(r.waits) < 2 or r.wait is WaitShape.SINGLE:
+        return None
+    return Hit(1, f"all sequences, no honours, no flowers, {_wait_said(r)}, won on a discard")
+
+
+def _wait_said(r: Reading) -> str:
+    if r.wait is WaitShape.TWO_SIDED:
+        return "two-sided wait"
+    return f"waited on {len(r.waits)} tiles"
 
 
 def _all_claimed(v: TaiwanView) -> Hit | None:
