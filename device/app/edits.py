@@ -41,11 +41,27 @@ read with: any fix but a tile read again (which reads them again) leaves them st
 
 
 def without_offers(reading: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in reading.items() if k not in OFFERS}
+    return _count_said_plainly({k: v for k, v in reading.items() if k not in OFFERS})
 
 
 def without_layout_keys(reading: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in reading.items() if k not in LAYOUT_ONLY}
+    return _count_said_plainly({k: v for k, v in reading.items() if k not in LAYOUT_ONLY})
+
+
+def _count_said_plainly(reading: dict[str, Any]) -> dict[str, Any]:
+    """The count problem without what it said would make the hand win ("17 tiles expected, 16
+    found: 1m or 4m would make a winning hand"): that held for the offers, with the layout's
+    winning tile and rules, and goes with them. The count itself stands."""
+    problems, said = reading.get("problems"), reading.get("problem_kinds")
+    if not isinstance(problems, list) or not isinstance(said, list) or len(said) != len(problems):
+        return reading
+    if "count" not in said:
+        return reading
+    plain = [
+        p.split(": ", 1)[0] if k == "count" and isinstance(p, str) else p
+        for p, k in zip(problems, said, strict=True)
+    ]
+    return {**reading, "problems": plain}
 
 
 def restates_groups(fix: Mapping[str, Any]) -> bool:
