@@ -168,6 +168,19 @@ def test_a_tile_the_rule_set_has_not_is_said_and_left_out():
     assert out["win_tile"] == "7p" and "1b" not in out["hand"]
 
 
+def test_four_alike_soldiers_with_the_general_apart_are_a_xiangqi_hand():
+    # 兵卒襲將: four red soldiers in a row and 將 apart; the row read as a kong (4 alike) left
+    # the hand "5 tiles expected, 4 found" and no score.
+    out = reconstruct_json(photo(row(["7r"] * 4 + ["1b"], gap_before={4: 40})), "xiangqi")
+    assert (out["hand"], out["win_tile"], out["melds"]) == ("將兵兵兵兵", "1b", [])
+    assert out["problems"] == []
+    # A kong laid apart beside a pair still reads as the kong: its count fits as it is.
+    kong_and_pair = row(["7r"] * 4, y=100) + row(["1b", "1r"], gap_before={1: 40})
+    out = reconstruct_json(photo(kong_and_pair), "xiangqi")
+    assert out["melds"] == [{"type": "kong", "tiles": "兵兵兵兵"}], out
+    assert (out["win_tile"], out["problems"]) == ("1r", [])
+
+
 def test_missing_tile_is_counted():
     out = reconstruct_json(photo(row([*HAND16[:-1], "7p"], gap_before={15: 40})), "taiwan")
     assert "17 tiles expected, 16 found" in out["problems"]

@@ -57,10 +57,15 @@ def is_single(run: Run) -> bool:
     return len(run) == 1 and not run.tiles[0].face_down
 
 
-def pick_concealed(runs: Sequence[Run]) -> Run:
-    """The longest group that is not itself a meld (a hand of melds still has a concealed pair)."""
+def pick_concealed(runs: Sequence[Run], melds_too: bool = False) -> Run:
+    """The longest group that is not itself a meld (a hand of melds still has a concealed pair);
+    ``melds_too``: the longest group, one that reads as a meld too (four alike soldiers are a
+    xiangqi hand's whole concealed row)."""
     readable = [r for r in runs if any(not t.face_down for t in r.tiles)] or list(runs)
-    return max(readable, key=lambda r: (not is_meld_like(r), len(r), -r.front, -r.along))
+    return max(
+        readable,
+        key=lambda r: (melds_too or not is_meld_like(r), len(r), -r.front, -r.along),
+    )
 
 
 def _flip_needed(
@@ -152,15 +157,21 @@ def _mend_gaps(
     return before, segment, after
 
 
-def assign(rows: Sequence[Sequence[Run]], frame: Frame, mend_gaps: bool = False) -> Assignment:
+def assign(
+    rows: Sequence[Sequence[Run]],
+    frame: Frame,
+    mend_gaps: bool = False,
+    melds_too: bool = False,
+) -> Assignment:
     """Roles for every group of every row (rows hold runs in order along ``frame``).
 
     ``mend_gaps`` (for a hand found short of tiles): what the gap of a tile the detector missed
     cut off the concealed row's end is the row's (``_mend_gaps``), not the winning tile or a
-    meld."""
+    meld. ``melds_too``: the concealed row may be a group that reads as a meld
+    (``pick_concealed``)."""
     found: list[Problem] = []
     runs = [r for row in rows for r in row]
-    concealed = pick_concealed(runs)
+    concealed = pick_concealed(runs, melds_too)
     row_index = next(i for i, row in enumerate(rows) if concealed in row)
     row = list(rows[row_index])
     lo = hi = row.index(concealed)

@@ -31,7 +31,7 @@ from vision.layout.short_melds import (
     find_short_meld,
     kong_left,
 )
-from vision.layout.sizes import expected_size, not_played
+from vision.layout.sizes import expected_size, holds_pieces, not_played
 from vision.layout.tiles import LayoutTile, TileLike, from_detections
 
 ATTACH = 1.6
@@ -80,6 +80,13 @@ def reconstruct(
     rows = [without(split_groups(row, frame, i), aside, frame) for i, row in enumerate(chained)]
     rows = [row for row in rows if row]
     assignment = assign(rows, frame)
+    if _size_off(assignment, variant) and holds_pieces([t.code or "" for t in rest]):
+        # Four alike soldiers and a 將 apart are a whole xiangqi hand (兵卒襲將), not a kong and
+        # a tile. Pieces only: in a mahjong hand short of a tile, a kong taken for the row
+        # could make the count fit with its row's rest read as a meld.
+        as_row = assign(rows, frame, melds_too=True)
+        if _size_off(as_row, variant) == 0:
+            assignment = as_row
     if _short(assignment, variant):
         mended = assign(rows, frame, mend_gaps=True)
         # The missed tile is still missing: a mend that leaves the hand whole took in a tile
@@ -218,9 +225,15 @@ def _melds_that_win(
 def _short(assignment: Assignment, variant: str | None) -> bool:
     """Whether the hand as assigned has fewer tiles than its variant's hand: then a tile was
     missed, and its gap may have cut the row."""
+    return (_size_off(assignment, variant) or 0) > 0
+
+
+def _size_off(assignment: Assignment, variant: str | None) -> int | None:
+    """How many tiles the hand as assigned lacks of its variant's (negative: has over); None
+    where the size is unknown."""
     codes = [t.code or "" for t in assignment.concealed]
     melds = sum(len(run) // 3 for run in assignment.meld_runs)  # a run may hold several
-    return (_shortfall(codes, melds, variant) or 0) > 0
+    return _shortfall(codes, melds, variant)
 
 
 def _broken_meld(
