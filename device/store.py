@@ -391,11 +391,11 @@ class Store:
         context: dict[str, Any],
         result: dict[str, Any],
     ) -> None:
-        won, by_dealer = _dealer_outcome(context, result)
-        if not won:
+        outcome = _dealer_outcome(context, result)
+        if outcome is None:
             return
         players = len(json.loads(state["players"]))
-        if by_dealer:
+        if outcome == "stay":
             db.execute("UPDATE sessions SET streak = streak + 1 WHERE id = ?", (state["id"],))
             return
         turns = state["dealer_turns"] + 1
@@ -688,11 +688,28 @@ def _written_by_app(path: Path, photo: str, before: sqlite3.Row | None) -> bool:
     }
 
 
-def _dealer_outcome(context: dict[str, Any], result: dict[str, Any]) -> tuple[bool, bool]:
-    """What of a hand moves the dealer (``Store._advance_dealer``): whether it was won, and
-    whether by the dealer (a hand nobody won moves nothing, whoever is said to have won it)."""
-    won = bool(result.get("winning"))
-    return won, won and context.get("seat_wind", "E") == "E"
+def _dealer_outcome(context: dict[str, Any], result: dict[str, Any]) -> str | None:
+    """What a hand does to the deal (``Store._advance_dealer``): "stay" (the dealer won and
+    deals again), "pass" (the deal moves on), or None (nothing moves on its own).
+
+    A hand nobody won moves nothing, whoever is said to have won it, and neither does a draw
+    scored as such (riichi's 流局滿貫): after a draw the table sets the streak and the deal
+    (the app cannot tell who was ready). A 明將 雞糊 under 方案一 is no end of the hand (it
+    goes on). Where the dealer never repeats (明將: 冇冧莊), every hand that ends passes the deal,
+    a dealer's win or a third 雞糊 (摸和) too."""
+    from scoring.variant import find_variant
+
+    if result.get("hand_continues"):
+        return None
+    try:
+        repeats = find_variant(context.get("variant") or "taiwan").dealer_repeats
+    except TilescoreError:  # a hand kept with a rule set this version has not
+        repeats = True
+    if result.get("drawn") or result.get("hand_ends"):
+        return None if repeats else "pass"
+    if not result.get("winning"):
+        return None
+    return "stay" if repeats and context.get("seat_wind", "E") == "E" else "pass"
 
 
 def _dump(value: Any) -> str:

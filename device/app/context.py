@@ -49,6 +49,13 @@ DEFAULT_CONTEXT: dict[str, Any] = {
 """The table's context before anything is said about it."""
 
 
+def streak_given(changes: Mapping[str, Any]) -> int | None:
+    """The dealer's streak a change says, by either name (riichi's honba is the same count), or
+    None where it says none."""
+    said = [changes[k] for k in ("dealer_streak", "honba") if k in changes]
+    return said[0] if said else None
+
+
 def streak_of(context: Mapping[str, Any]) -> int:
     """How many hands in a row the dealer has won, as the context's rule set says it."""
     key = "honba" if context.get("variant") == "riichi" else "dealer_streak"
@@ -118,6 +125,13 @@ def context_value(key: str, value: Any, variant_name: str) -> Any:
             raise TilescoreError(f"{key} must be 0 or more, got {number}")
         if number > MAX_COUNT:
             raise TilescoreError(f"{key} must be at most {MAX_COUNT}, got {number}")
+        if key == "riichi_sticks" and number:
+            # Paid to the table as each player declares, which the app does not record: a stick
+            # paid to a winner would come from no player's total (docs/app.md).
+            raise TilescoreError(
+                "riichi sticks on the table are not kept by the table app (who declared riichi "
+                "is not recorded, so no total could pay them): give 0"
+            )
         return number
     if key in ("self_draw", "dealer"):
         if not isinstance(value, bool) and not (key == "dealer" and value is None):

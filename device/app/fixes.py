@@ -92,7 +92,7 @@ def check_fix(given: Any, tiles: int) -> dict[str, Any]:
         fix["split"] = whole_number("split", given["split"])
     if "join" in given:
         fix["join"] = _tile_text("join", given["join"], max(JOINS.values()))
-        if given["meld"] not in JOINS:
+        if not isinstance(given["meld"], str) or given["meld"] not in JOINS:
             raise TilescoreError(
                 f"cannot join tiles as {shown(given['meld'])}: use {', '.join(JOINS)}"
             )

@@ -384,13 +384,12 @@ def create_app(
         players = len(session.players) if session else _new_session_size(context)
         table_context.check_seating(given, context, players)
         state.store.set_setting("context", context)
-        if "dealer_streak" in given or "round_wind" in given:
+        streak = table_context.streak_given(given)  # honba in riichi: the same count
+        if streak is not None or "round_wind" in given:
             # Set before the first hand too: the session that hand starts must begin from them.
             session = session or _new_session()
             session = state.store.set_session_state(
-                session.id,
-                streak=given.get("dealer_streak"),
-                round_wind=given.get("round_wind"),
+                session.id, streak=streak, round_wind=given.get("round_wind")
             )
         return jsonify(_context_for(session) if session else context)
 
@@ -554,8 +553,9 @@ def create_app(
             if context.get("variant") != base.get("variant"):
                 # The hand moved to another rule set keeps its streak (or the one this fix
                 # says), said as that rule set says it.
-                said = [changes[k] for k in ("dealer_streak", "honba") if k in changes]
-                streak = said[0] if said else table_context.streak_of(base)
+                streak = table_context.streak_given(changes)
+                if streak is None:
+                    streak = table_context.streak_of(base)
                 context = table_context.with_streak(context, streak)
             table_context.check_seating(changes, context, players)
             fixes.check_fix_tiles(fix, context)

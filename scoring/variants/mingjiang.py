@@ -122,6 +122,7 @@ class Mingjiang(Variant):
     hand_size = 14
     events = EVENTS
     options = OPTIONS
+    dealer_repeats = False  # 002: 冇冧莊
 
     def check_context(self, hand: Hand) -> None:
         super().check_context(hand)

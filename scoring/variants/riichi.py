@@ -302,6 +302,7 @@ class Riichi(Variant):
                 "fu_details": [],
                 "limit": "mangan",
                 "points": payout,
+                "drawn": True,  # a draw, paid as a 滿貫: the deal moves as after any draw
             },
         )
 

@@ -201,6 +201,57 @@ def test_the_session_moves_the_streak_and_a_fix_moves_it_back(hand_client):
     assert (context["dealer_streak"], context["round_wind"]) == (3, "S")
 
 
+def _mingjiang_hand(client, hand, win, **context):
+    client.post("/api/context", json={"variant": "mingjiang"})
+    client.post("/api/context", json={"self_draw": False, "events": [], **context})
+    scored = client.post("/api/score").get_json()
+    melds = hand.split(" ")[1:]
+    fix = {"hand": hand.split(" ")[0], "win_tile": win, "melds": melds, "flowers": ""}
+    return client.post(f"/api/hands/{scored['id']}/fix", json=fix).get_json()
+
+
+def test_in_mingjiang_the_deal_passes_every_hand_a_chicken_hand_moves_nothing(hand_client):
+    # 002: 冇冧莊. The dealer's win kept the deal (streak 1), so every later hand was scored
+    # at the wrong winds; a 雞糊 under 方案一, after which the hand goes on, passed it.
+    won = _mingjiang_hand(hand_client, "234m567p345s678s99m", "5p", seat_wind="E", discarder="S")
+    assert won["result"]["winning"] and won["result"]["total"] > 0
+    session = hand_client.get("/api/session").get_json()["session"]
+    assert (session["streak"], session["seats"]["E"]) == (0, "South")
+    chicken = _mingjiang_hand(
+        hand_client, "234m99p chi:567s pon:888p chi:123m", "9p", seat_wind="S", discarder="W"
+    )
+    assert chicken["result"]["hand_continues"] is True
+    session = hand_client.get("/api/session").get_json()["session"]
+    assert (session["streak"], session["seats"]["E"]) == (0, "South")
+
+
+def test_a_riichi_draw_paid_as_a_mangan_moves_no_deal_and_honba_is_the_streak(hand_client):
+    hand_client.post("/api/context", json={"variant": "riichi", "honba": 2})
+    assert hand_client.get("/api/context").get_json()["honba"] == 2  # it was answered 0
+    hand_client.post(
+        "/api/context",
+        json={
+            "seat_wind": "S",
+            "self_draw": False,
+            "discarder": None,
+            "events": ["nagashi_mangan"],
+        },
+    )
+    drawn = hand_client.post("/api/score").get_json()
+    assert drawn["result"]["drawn"] is True and drawn["result"]["payments"]
+    session = hand_client.get("/api/session").get_json()["session"]
+    assert (session["streak"], session["seats"]["E"]) == (2, "East")  # the table sets it
+
+
+def test_riichi_sticks_the_app_cannot_pay_are_refused(hand_client):
+    # A payment from "table" reached no chair, and every later hand failed to score.
+    hand_client.post("/api/context", json={"variant": "riichi"})
+    answer = hand_client.post("/api/context", json={"riichi_sticks": 1})
+    assert answer.status_code == 400
+    assert "riichi sticks on the table are not kept" in answer.get_json()["error"]
+    assert hand_client.post("/api/context", json={"riichi_sticks": 0}).status_code == 200
+
+
 def test_undo_puts_the_streak_back(hand_client):
     _typed_hand(hand_client)
     assert hand_client.get("/api/context").get_json()["dealer_streak"] == 1
@@ -286,6 +337,11 @@ def test_bad_requests_get_one_line_not_a_traceback(hand_client, monkeypatch):
     assert bad.status_code == 400 and bad.get_json() == {
         "error": "tile must be a whole number, got 'a'"
     }
+    for meld in (["chi"], {}, 3):  # a list or object was a 500 (unhashable)
+        join = hand_client.post(
+            f"/api/hands/{hand['id']}/fix", json={"join": "2m3m4m", "meld": meld}
+        )
+        assert join.status_code == 400 and "cannot join tiles as" in join.get_json()["error"]
     bad_seat = hand_client.post("/api/context", json={"discarder": "X"})
     assert bad_seat.get_json() == {"error": "discarder must be one of E S W N, got 'X'"}
     assert hand_client.get("/api/nothing").get_json() == {"error": "404 not found"}
