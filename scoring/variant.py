@@ -35,6 +35,8 @@ class Variant:
     uses_flowers: ClassVar[bool] = False
     uses_pieces: ClassVar[bool] = False
     uses_pao: ClassVar[bool] = False
+    uses_riichi_sticks: ClassVar[bool] = False
+    """Whether sticks players put on the table when declaring riichi (供託) go to a winner."""
     dealer_repeats: ClassVar[bool] = True
     """Whether a dealer who wins deals again (連莊); 明將 plays 冇冧莊, every hand passing it."""
     """Whether a hand may name the seat liable for a limit hand it fed (``pao``, 役滿包)."""

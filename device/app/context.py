@@ -28,11 +28,12 @@ CONTEXT_KEYS = (
     "honba",
     "riichi_sticks",
     "pao",
+    "riichi_sticks_by",
 )
-HAND_ONLY_KEYS = ("pao",)
+HAND_ONLY_KEYS = ("pao", "riichi_sticks_by")
 """Said of one hand, on its result, never kept for the table: the seat liable for a limit hand
 (役滿包) it fed is one hand's fact, and kept it would refuse every next hand that is no such
-limit hand."""
+limit hand; the riichi sticks on the table (by who put them there) go to this hand's winner."""
 MAX_INDICATORS = 10  # dora indicators: five in a game at most, each kong turning one more
 
 
@@ -101,7 +102,7 @@ def check_context(given: Any, base: Mapping[str, Any]) -> dict[str, Any]:
             out[key] = context_value(key, value, variant)
     if changed:
         # What was said for the old rule set and not now: kept where the new one takes it.
-        for key in ("events", "players", "pao"):
+        for key in ("events", "players", "pao", "riichi_sticks_by"):
             if key in base and key not in given and not _fits(key, base[key], variant):
                 good = _good_parts(key, base[key], variant)
                 out[key] = DEFAULT_CONTEXT.get(key) if good is None else good
@@ -126,11 +127,11 @@ def context_value(key: str, value: Any, variant_name: str) -> Any:
         if number > MAX_COUNT:
             raise TilescoreError(f"{key} must be at most {MAX_COUNT}, got {number}")
         if key == "riichi_sticks" and number:
-            # Paid to the table as each player declares, which the app does not record: a stick
-            # paid to a winner would come from no player's total (docs/app.md).
+            # A stick paid to a winner must come from the chair that put it on the table: said
+            # by chair on the hand's result (riichi_sticks_by), the app counts them from that.
             raise TilescoreError(
-                "riichi sticks on the table are not kept by the table app (who declared riichi "
-                "is not recorded, so no total could pay them): give 0"
+                "riichi sticks are said by who put them on the table, on the hand's result "
+                "(riichi_sticks_by): riichi_sticks must be 0"
             )
         return number
     if key in ("self_draw", "dealer"):
@@ -148,6 +149,8 @@ def context_value(key: str, value: Any, variant_name: str) -> Any:
         if value is not None and not variant.uses_pao:
             raise TilescoreError(f"pao (役滿包) is not used in {variant.name}")
         return value
+    if key == "riichi_sticks_by":
+        return _sticks_by(value, variant)
     if key == "events":
         return _events(value, variant)
     if key == "rules":
@@ -292,6 +295,31 @@ def load_context(stored: Any) -> tuple[dict[str, Any], str | None]:
         f"saved table settings not used ({'; '.join(bad)}): the defaults are used for them "
         "until the Table screen is saved"
     )
+
+
+def _sticks_by(value: Any, variant: Any) -> dict[str, int] | None:
+    """The riichi sticks on the table, by the chair that put each there (declaring riichi this
+    hand, or in a drawn hand before it): ``{"W": 1, "S": 2}``; None or {} for none."""
+    from scoring.hand import SEATS
+
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise TilescoreError(
+            f"riichi_sticks_by must be an object of seat: sticks, got {shown(value)}"
+        )
+    if value and not variant.uses_riichi_sticks:
+        raise TilescoreError(f"riichi sticks (供託) are not used in {variant.name}")
+    out = {}
+    for seat, count in value.items():
+        if seat not in SEATS:
+            raise TilescoreError(f"riichi_sticks_by: {shown(seat)} is not one of E S W N")
+        number = whole_number(f"riichi_sticks_by {seat}", count)
+        if not 0 <= number <= MAX_COUNT:
+            raise TilescoreError(f"riichi_sticks_by {seat} must be 0 to {MAX_COUNT}, got {number}")
+        if number:
+            out[seat] = number
+    return out or None
 
 
 def _good_parts(key: str, value: Any, variant: str) -> Any:

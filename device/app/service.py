@@ -139,6 +139,7 @@ def score_reading(reading: dict[str, Any], context: dict[str, Any]) -> dict[str,
         _check_chairs(context)
         data.update(_score_context(context))
         result = payments_in_seats(score_json(data), context, _seats_by_wind(context))
+        result = _sticks_paid_by_chairs(result, context.get("riichi_sticks_by") or {})
         _check_payments(result, context)
     except TilescoreError as error:
         return {"error": str(error)}
@@ -174,9 +175,40 @@ def _check_payments(result: Mapping[str, Any], context: Mapping[str, Any]) -> No
 
 def _score_context(context: dict[str, Any]) -> dict[str, Any]:
     """What of the app's context the scorer takes, in its words: a rule set without winds
-    (xiangqi) is told who deals and where the others sit from the winner (seats.for_scorer)."""
+    (xiangqi) is told who deals and where the others sit from the winner (seats.for_scorer);
+    the riichi sticks by chair as their count (``_sticks_paid_by_chairs`` pays them back)."""
     given = {k: v for k, v in context.items() if k in CONTEXT_KEYS and v is not None}
+    sticks = given.pop("riichi_sticks_by", None)
+    if sticks:
+        given["riichi_sticks"] = sum(sticks.values())
     return for_scorer(given, _seats_by_wind(context))
+
+
+TABLE = "table"
+"""The scorer's payer of the riichi sticks on the table (供託)."""
+
+
+def _sticks_paid_by_chairs(result: dict[str, Any], sticks_by: Mapping[str, int]) -> dict[str, Any]:
+    """The result with the table's payment of riichi sticks paid by the chairs that put them
+    there, each its own sticks' worth: every total then adds up to zero, each stick having come
+    out of a player's. The winner's own sticks come back to them, a payment to nobody else."""
+    paid = [p for p in result.get("payments") or [] if p.get("payer") == TABLE]
+    if not paid:
+        return result
+    sticks = sum(sticks_by.values())
+    payments = [p for p in result["payments"] if p.get("payer") != TABLE]
+    for payment in paid:
+        each, left = divmod(payment["amount"], sticks) if sticks else (0, 1)
+        if left:
+            raise TilescoreError(
+                f"the table's {payment['amount']} cannot be paid back stick by stick: not scored"
+            )
+        payments += [
+            {"payer": chair, "payee": payment["payee"], "amount": each * count}
+            for chair, count in sticks_by.items()
+            if chair != payment["payee"]
+        ]
+    return {**result, "payments": payments}
 
 
 def _seats_by_wind(context: Mapping[str, Any]) -> bool:
@@ -363,6 +395,7 @@ def variants_json() -> dict[str, Any]:
             "pieces": variant.uses_pieces,
             "flowers": variant.uses_flowers,
             "pao": variant.uses_pao,
+            "sticks": variant.uses_riichi_sticks,
         }
     return out
 

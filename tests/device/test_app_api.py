@@ -243,13 +243,39 @@ def test_a_riichi_draw_paid_as_a_mangan_moves_no_deal_and_honba_is_the_streak(ha
     assert (session["streak"], session["seats"]["E"]) == (2, "East")  # the table sets it
 
 
-def test_riichi_sticks_the_app_cannot_pay_are_refused(hand_client):
-    # A payment from "table" reached no chair, and every later hand failed to score.
+def test_riichi_sticks_are_paid_to_the_winner_by_the_chairs_that_put_them_there(hand_client):
+    # The scorer pays 供託 from "table", which reached no chair: every hand with sticks failed.
     hand_client.post("/api/context", json={"variant": "riichi"})
-    answer = hand_client.post("/api/context", json={"riichi_sticks": 1})
-    assert answer.status_code == 400
-    assert "riichi sticks on the table are not kept" in answer.get_json()["error"]
-    assert hand_client.post("/api/context", json={"riichi_sticks": 0}).status_code == 200
+    refused = hand_client.post("/api/context", json={"riichi_sticks": 1})
+    assert refused.status_code == 400 and "riichi_sticks_by" in refused.get_json()["error"]
+    said = hand_client.post("/api/context", json={"riichi_sticks_by": {"W": 1}})
+    assert said.status_code == 400 and "one hand" in said.get_json()["error"]
+    hand_client.post(
+        "/api/context",
+        json={"seat_wind": "S", "self_draw": False, "discarder": "E", "events": ["riichi"]},
+    )
+    scored = hand_client.post("/api/score").get_json()
+    url = f"/api/hands/{scored['id']}/fix"
+    hand = {"hand": "234567m222p55678s", "win_tile": "8s", "melds": [], "flowers": ""}
+    plain = hand_client.post(url, json=hand).get_json()["result"]["payments"]
+    assert plain == [{"payer": "E", "payee": "S", "amount": 2600}]
+    # West declared riichi too, and a stick of South's own lies there from a drawn hand.
+    fixed = hand_client.post(
+        url, json={"context": {"riichi_sticks_by": {"W": 1, "S": 1, "N": 0}}}
+    ).get_json()
+    assert fixed["context"]["riichi_sticks_by"] == {"W": 1, "S": 1}
+    assert fixed["result"]["payments"] == [
+        {"payer": "E", "payee": "S", "amount": 2600},
+        {"payer": "W", "payee": "S", "amount": 1000},
+    ]
+    totals = hand_client.get("/api/session").get_json()["totals"]
+    assert list(totals.values()) == [-2600, 3600, -1000, 0] and sum(totals.values()) == 0
+    # One hand's: the next hand starts with none, and a rule set without sticks refuses them.
+    assert "riichi_sticks_by" not in hand_client.get("/api/context").get_json()
+    moved = hand_client.post(url, json={"context": {"variant": "taiwan"}}).get_json()
+    assert "riichi_sticks_by" not in moved["context"] or not moved["context"]["riichi_sticks_by"]
+    taiwan = hand_client.post(url, json={"context": {"riichi_sticks_by": {"W": 1}}})
+    assert taiwan.status_code == 400 and "not used in taiwan" in taiwan.get_json()["error"]
 
 
 def test_undo_puts_the_streak_back(hand_client):

@@ -424,6 +424,36 @@ def test_a_riichi_limit_hand_names_the_player_liable_for_it(server, browser):
         assert b'"pao"' not in answer.read()
 
 
+def test_riichi_sticks_on_the_table_go_to_the_winner_from_who_put_them_there(server, browser):
+    said = urllib.request.Request(
+        server + "api/context",
+        data=b'{"variant": "riichi", "seat_wind": "S", "self_draw": false, "discarder": "E",'
+        b' "events": ["riichi"]}',
+        headers={"Content-Type": "application/json"},
+    )
+    urllib.request.urlopen(said, timeout=10)
+    page = _page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    page.wait_for_selector("#next-hand:has-text('Next hand')")
+    page.click("#score-button")
+    page.wait_for_selector("#result.active #overlay rect")
+    page.click("#edit-reading summary")
+    page.fill("#edit-hand", "234567m222p34555s")  # won on the photo's winning tile, 3s
+    page.fill("#edit-melds", "")
+    page.fill("#edit-flowers", "")
+    page.click("#save-reading")
+    page.wait_for_selector("#items td.name:text('立直')", state="attached")
+    assert page.locator("#sticks-label").is_visible()
+    assert page.inner_text("#payments") == "東 East → 南 South: 2600"
+    page.click("#sticks-row button[data-key=W]")  # West declared riichi too
+    page.wait_for_selector("#sticks-row button.on[data-key=W]")
+    assert "×1" in page.inner_text("#sticks-row button[data-key=W]")
+    assert page.inner_text("#payments").splitlines() == [
+        "東 East → 南 South: 2600",
+        "西 West → 南 South: 1000",
+    ]
+
+
 @contextlib.contextmanager
 def _scored_without(tmp_path, browser, position):
     """The app scoring the pinghu example with its tile at ``position`` painted over in the

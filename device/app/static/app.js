@@ -9,7 +9,7 @@ const SUIT_COLOURS = { m: "#ff5a5a", p: "#4aa3ff", s: "#3ddc84", z: "#f2b134", f
 
 let tiles = [];          // every tile the scorer knows: {code, name}
 let notATile = "other";  // the code of a box a person said holds no tile (the server says)
-let variants = {};       // rule set -> {title, unit, events: [{code, name}], pieces, flowers, pao}
+let variants = {};       // rule set -> {title, unit, events: [{code, name}], pieces, flowers, pao, sticks}
 let context = {};        // the remembered table context (the next hand's)
 let currentHand = null;  // the hand on the Result screen
 let latestHandId = null; // the hand scored last from this page: Table changes apply to it
@@ -447,6 +447,8 @@ function renderHowWon(hand) {
   const ctx = hand.context || {};
   const winner = ctx.seat_wind || "E";
   const result = hand.result || {};
+  const sticksAsked = (variants[ctx.variant] || {}).sticks && result.winning;
+  const sticks = ctx.riichi_sticks_by || {};
   const paoAsked = (variants[ctx.variant] || {}).pao &&
     (ctx.pao || (result.items || []).some((item) => PAO_LIMITS.includes(item.code)));
   const rows = [
@@ -459,8 +461,13 @@ function renderHowWon(hand) {
     ["#pao-row", paoAsked ? [["none", "—", !ctx.pao, null, { pao: null }],
       ...SEATS.filter((s) => s !== winner).map((seat) => [seat, seatLabel(seat, hand.seats),
         ctx.pao === seat, null, { pao: seat }])] : []],
+    // Each tap puts one more stick at that chair (up to 3, then none): they go to the winner.
+    ["#sticks-row", sticksAsked ? SEATS.map((seat) => [seat,
+      `${seatLabel(seat, hand.seats)}${sticks[seat] ? ` ×${sticks[seat]}` : ""}`, !!sticks[seat], null,
+      { riichi_sticks_by: { ...sticks, [seat]: ((sticks[seat] || 0) + 1) % 4 } }]) : []],
   ];
   $("#pao-label").hidden = !paoAsked;
+  $("#sticks-label").hidden = !sticksAsked;
   for (const [row, choices] of rows) {
     const box = $(row);
     box.innerHTML = "";
