@@ -30,6 +30,9 @@ CONTEXT_KEYS = (
     "pao",
     "riichi_sticks_by",
 )
+DRAW_RUN_RULE = "draws_in_a_row"
+"""The rule option that counts the drawn hands just before a hand (xiangqi's 連續流局次數): the
+table sets it after a draw, and the app ends the run once a hand is scored."""
 HAND_ONLY_KEYS = ("pao", "riichi_sticks_by")
 """Said of one hand, on its result, never kept for the table: the seat liable for a limit hand
 (役滿包) it fed is one hand's fact, and kept it would refuse every next hand that is no such

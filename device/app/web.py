@@ -401,6 +401,24 @@ def create_app(
             DEFAULT_PLAYERS[: _new_session_size(context)], context["variant"]
         )
 
+    def _set_draw_run(of_hand: dict[str, Any] | None) -> None:
+        """The table's count of drawn hands in a row (xiangqi's draws_in_a_row, 連續流局次數:
+        those just before the hand) as ``of_hand``'s context had it, or none: a hand scored
+        ends the run, so the next hand follows no draw (kept, it charged every later winner's
+        payer again); a hand undone gives its run back to the next hand of its rule set."""
+        stored = _stored_context()
+        if of_hand is not None and of_hand.get("variant") != stored.get("variant"):
+            return
+        kept = dict(stored.get("rules") or {})
+        run = ((of_hand or {}).get("rules") or {}).get(table_context.DRAW_RUN_RULE)
+        if kept.get(table_context.DRAW_RUN_RULE) == run:
+            return
+        if run:
+            kept[table_context.DRAW_RUN_RULE] = run
+        else:
+            kept.pop(table_context.DRAW_RUN_RULE, None)
+        state.store.set_setting("context", {**stored, "rules": kept})
+
     def _stored_context() -> dict[str, Any]:
         """The remembered context, the defaults standing in for any part of it that cannot be
         used (saved by an older version that took anything): said once in the log, and in
@@ -504,6 +522,7 @@ def create_app(
             hand_id = state.store.add_hand(
                 session.id, service.encode_jpeg(image), detections, reading, context, result
             )
+            _set_draw_run(None)
             if still_seq is not None:
                 # Still under the lock: the scene settling now was scored, not to be read again.
                 state.still.handled(image)
@@ -686,6 +705,8 @@ def create_app(
             if session is None:
                 raise TilescoreError("no session to undo in")
             undone = state.store.undo_last(session.id)
+            if undone is not None:  # the run of draws it followed is the next hand's again
+                _set_draw_run(state.store.hand(undone)["context"])
         return jsonify(undone=undone)
 
     @app.post("/api/adapt")

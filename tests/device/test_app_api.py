@@ -278,6 +278,26 @@ def test_riichi_sticks_are_paid_to_the_winner_by_the_chairs_that_put_them_there(
     assert taiwan.status_code == 400 and "not used in taiwan" in taiwan.get_json()["error"]
 
 
+def test_a_run_of_draws_ends_with_the_hand_it_came_before(hand_client):
+    # xiangqi's 連續流局次數 (draws_in_a_row) is the drawn hands just before a hand: kept in the
+    # table's rules, it charged every later winner's payer its surcharge again.
+    hand_client.post("/api/context", json={"variant": "xiangqi"})
+    hand_client.post(
+        "/api/context",
+        json={"seat_wind": "S", "self_draw": False, "discarder": "W",
+              "rules": {"draws_in_a_row": 1, "ready_payment": 250}},
+    )  # fmt: skip
+    first = hand_client.post("/api/score").get_json()
+    assert first["context"]["rules"]["draws_in_a_row"] == 1
+    assert hand_client.get("/api/context").get_json()["rules"] == {"ready_payment": 250}
+    second = hand_client.post("/api/score").get_json()
+    assert "draws_in_a_row" not in second["context"]["rules"]
+    hand_client.post("/api/undo")
+    assert hand_client.get("/api/context").get_json()["rules"] == {"ready_payment": 250}
+    hand_client.post("/api/undo")  # the first hand undone: the run is the next hand's again
+    assert hand_client.get("/api/context").get_json()["rules"]["draws_in_a_row"] == 1
+
+
 def test_undo_puts_the_streak_back(hand_client):
     _typed_hand(hand_client)
     assert hand_client.get("/api/context").get_json()["dealer_streak"] == 1
