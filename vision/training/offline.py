@@ -41,15 +41,18 @@ def configure() -> Path:
     os.environ["YOLO_CONFIG_DIR"] = str(CONFIG_DIR)
     os.environ.setdefault("YOLO_VERBOSE", "1")
     CONFIG_DIR.mkdir(parents=True, exist_ok=True)
-    source = _font_source()
-    for name in FONT_NAMES:
-        target = CONFIG_DIR / name
-        if source is not None and not target.exists():
-            shutil.copyfile(source, target)
     # On a machine's first run ultralytics announces the settings file it creates, on stdout, as
     # it is imported: stdout is for a command's result alone (--json).
     with contextlib.redirect_stdout(sys.stderr):
-        from ultralytics.utils import SETTINGS
+        from ultralytics.utils import SETTINGS, USER_CONFIG_DIR
+    # Where check_font looks before it asks github.com for Arial (for a detector's plots): its
+    # own folder under YOLO_CONFIG_DIR (CONFIG_DIR/Ultralytics), not CONFIG_DIR itself, where
+    # the fonts lay before and every detector run looked the font up on the network.
+    source = _font_source()
+    for name in FONT_NAMES:
+        target = Path(USER_CONFIG_DIR) / name
+        if source is not None and not target.exists():
+            shutil.copyfile(source, target)
 
     # Only the keys this ultralytics version knows: an unknown key is an error there.
     wanted = {
