@@ -31,7 +31,9 @@ def test_the_font_ultralytics_draws_with_is_found_without_a_download(tmp_path):
 
 
 def test_settings_keep_syncing_off():
-    import vision.training.offline  # noqa: F401
+    from vision.training.offline import configure
+
+    configure()  # before ultralytics is imported
     from ultralytics.utils import SETTINGS
 
     assert SETTINGS["sync"] is False
