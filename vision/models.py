@@ -83,6 +83,11 @@ def load_info(meta_path: Path) -> ModelInfo:
         raise ModelError(f"model metadata {str(meta_path)!r} has no {error}") from None
     except (TypeError, ValueError) as error:
         raise ModelError(f"model metadata {str(meta_path)!r} is malformed: {error}") from None
+    if not all(8 <= side <= 4096 for side in info.input_size):  # onnxruntime's own error, else
+        raise ModelError(
+            f"model metadata {str(meta_path)!r}: input_size {list(info.input_size)} is no "
+            "model's input (8 to 4096 pixels a side)"
+        )
     if info.task not in ("detect", "classify"):
         raise ModelError(f"model metadata {str(meta_path)!r}: unknown task {info.task!r}")
     if info.channel_order not in ("RGB", "BGR"):

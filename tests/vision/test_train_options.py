@@ -3,6 +3,8 @@ scenes, the rate and warm-up of a run that continues a checkpoint, and the class
 
 from pathlib import Path
 
+import pytest
+
 from tests.cli_run import tilescore
 from vision.training.train import TrainSettings, train_options
 
@@ -58,7 +60,29 @@ def test_a_run_keeps_every_nth_epoch_only_when_asked():
 def test_a_save_period_below_one_epoch_is_refused_in_one_line(tmp_path):
     result = tilescore("train", "detector", "--data", tmp_path, "--save-period", "0")
     assert result.returncode == 2, result.stderr
-    assert result.stderr == "error: --save-period must be 1 or more epochs, not 0\n"
+    assert result.stderr.startswith("error: tilescore train: argument --save-period: must be 1")
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [
+        ("--epochs", "0", "must be 1 or more, not 0"),  # trained 20 epochs, the default
+        ("--epochs", "-1", "must be 1 or more, not -1"),
+        ("--imgsz", "-32", "must be 1 or more, not -32"),  # replaced the shipped ONNX, broken
+        ("--batch", "0", "must be 1 or more, not 0"),
+        ("--fraction", "0", "must be more than 0, not 0"),
+        ("--fraction", "5", "must be at most 1 (all the data), not 5"),
+        ("--lr0", "-1", "must be more than 0, not -1"),
+        ("--hours", "-1", "must be more than 0, not -1"),
+        ("--hours", "nan", "must be more than 0, not nan"),
+        ("--per-class", "-1", "must be 1 or more, not -1"),
+        ("--workers", "-2", "must be 1 or more, not -2"),
+    ],
+)
+def test_numbers_no_run_can_take_are_refused_in_one_line(tmp_path, option, value, said):
+    result = tilescore("train", "classifier", "--data", tmp_path, option, value)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert f"argument {option}: {said}" in result.stderr
 
 
 def test_training_data_of_the_wrong_kind_is_one_line(tmp_path, capsys):
@@ -90,3 +114,65 @@ def test_a_data_yaml_that_names_no_images_is_one_line(tmp_path, capsys):
         err = capsys.readouterr().err
         assert said in err and err.count("\n") == 1, err
     assert not (tmp_path / "m").exists()
+
+
+def test_a_run_that_fails_while_exporting_leaves_the_shipped_files_as_they_were(
+    tmp_path, monkeypatch
+):
+    # The ONNX file was written into --out first and the metadata last: a run that failed in
+    # between (or was stopped) left the shipped classifier replaced and its metadata stale.
+    import ultralytics.models
+
+    from vision.training import train as train_module
+
+    out = tmp_path / "models"
+    out.mkdir()
+    shipped = {name: f"shipped {name}".encode() for name in ("c.onnx", "c.json", "c.pt")}
+    for name, data in shipped.items():
+        (out / name).write_bytes(data)
+
+    class Run:  # ultralytics' model, training nothing
+        trainer = None
+
+        def __init__(self, *args):
+            pass
+
+        def train(self, **options):
+            weights = Path(options["project"]) / options["name"] / "weights"
+            weights.mkdir(parents=True)
+            (weights / "last.pt").write_bytes(b"weights")
+
+    def failing_export(checkpoint, task, imgsz, folder, name):
+        (folder / f"{name}.onnx").write_bytes(b"half an export")
+        raise RuntimeError("export failed")
+
+    monkeypatch.setattr(ultralytics.models, "YOLO", Run)
+    monkeypatch.setattr(train_module, "export_onnx", failing_export)
+    with pytest.raises(RuntimeError, match="export failed"):
+        train_module.train(settings("classify", out_dir=out, name="c"), "tilescore train")
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == shipped
+    assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []  # no work folder
+
+
+def test_classes_a_model_cannot_name_are_refused_before_training(tmp_path):
+    data = tmp_path / "data"
+    for split in ("train", "val"):
+        (data / split / "1m").mkdir(parents=True)
+        (data / split / "zz").mkdir()
+    result = tilescore("train", "classifier", "--data", data, "--out", tmp_path / "m")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "class 'zz' (a folder in train/) is no tile code" in result.stderr
+    assert not (tmp_path / "m").exists()
+    for folder in ("train/zz", "val/zz", "val/1m"):
+        (data / folder).rmdir()
+    empty = tilescore("train", "classifier", "--data", data)
+    assert "(val/ holds none)" in empty.stderr
+
+
+def test_a_gpu_the_machine_has_not_is_one_line(tmp_path):
+    data = tmp_path / "data"
+    for split in ("train", "val"):
+        (data / split / "1m").mkdir(parents=True)
+    result = tilescore("train", "classifier", "--data", data, "--device", "7")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "--device 7: no GPU 7 here" in result.stderr

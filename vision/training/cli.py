@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import sys
 from pathlib import Path
 from typing import TypedDict
@@ -52,21 +53,59 @@ DEFAULTS: dict[str, Defaults] = {
 }
 
 
+def counting(text: str) -> int:
+    """A count argparse takes: a whole number, 1 or more (0 epochs, a batch of 0 or an input of
+    -32 pixels trained for the default or failed after minutes, in ultralytics' traceback)."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {number}")
+    return number
+
+
+def not_negative(text: str) -> int:
+    number = counting(text) if text.strip() != "0" else 0
+    return number
+
+
+def positive(text: str) -> float:
+    """A rate or a time argparse takes: a number more than 0."""
+    try:
+        number = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (number > 0 and math.isfinite(number)):
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    return number
+
+
+def share(text: str) -> float:
+    """A share of the data: more than 0, at most 1."""
+    number = positive(text)
+    if number > 1:
+        raise argparse.ArgumentTypeError(f"must be at most 1 (all the data), not {text}")
+    return number
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("model", choices=sorted(DEFAULTS), help="which model to train")
     parser.add_argument("--data", help="dataset (YOLO data.yaml, or a classify folder)")
-    parser.add_argument("--epochs", type=int)
-    parser.add_argument("--imgsz", type=int)
-    parser.add_argument("--batch", type=int)
+    parser.add_argument("--epochs", type=counting)
+    parser.add_argument("--imgsz", type=counting)
+    parser.add_argument("--batch", type=counting)
     parser.add_argument("--device", default="cpu", help="cpu, or a GPU index such as 0")
     parser.add_argument("--resume-from", type=Path, help="checkpoint to train on from")
-    parser.add_argument("--hours", type=float, help="train for this long (epochs are fitted to it)")
-    parser.add_argument("--workers", type=int, default=2, help="data-loading processes")
+    parser.add_argument(
+        "--hours", type=positive, help="train for this long (epochs are fitted to it)"
+    )
+    parser.add_argument("--workers", type=not_negative, default=2, help="data-loading processes")
     parser.add_argument("--cache", action="store_true", help="keep decoded images in RAM")
-    parser.add_argument("--fraction", type=float, default=1.0, help="share of the data to use")
+    parser.add_argument("--fraction", type=share, default=1.0, help="share of the data to use")
     parser.add_argument(
         "--lr0",
-        type=float,
+        type=positive,
         metavar="RATE",
         help="starting learning rate (AdamW); default 0.002 for the classifier, 0.001 for the "
         "detector, 0.0005 for a detector trained on from a checkpoint",
@@ -80,7 +119,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--save-period",
-        type=int,
+        type=counting,
         metavar="N",
         help="also keep the weights every N epochs (runs/NAME/weights/epochN.pt), to compare or "
         "average (--soup) later",
@@ -136,7 +175,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--photos", type=Path, metavar="DIR", help="the labelled photos (default: LABELS/..)"
     )
     tune.add_argument(
-        "--per-class", type=int, default=20, metavar="N", help="synthetic crops per class"
+        "--per-class", type=counting, default=20, metavar="N", help="synthetic crops per class"
     )
     tune.add_argument("--seed", type=int, default=0, help="held-out split seed (as label --seed)")
     tune.add_argument(
@@ -174,11 +213,11 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.resume_from is not None and not args.resume_from.exists():
         raise TilescoreError(f"checkpoint {str(args.resume_from)!r} not found")
-    if args.save_period is not None and args.save_period < 1:
-        raise TilescoreError(f"--save-period must be 1 or more epochs, not {args.save_period}")
     if not args.mosaic and args.model != "detector":
         raise TilescoreError("--no-mosaic is for the detector: the classifier learns on crops")
     _check_data_kind(data, args.model)
+    _check_device(args.device)
+    _check_writable(args.out)
     from vision.training.train import TrainSettings, command_line, train
 
     settings = TrainSettings(
@@ -212,11 +251,17 @@ def _check_data_kind(data: Path, model: str) -> None:
     """A detector learns from a YOLO data.yaml, a classifier from a folder of class folders:
     the other kind would fail inside ultralytics, in a page of its traceback."""
     if model == "classifier":
-        if not (data / "train").is_dir():
-            raise TilescoreError(
-                f"training data {str(data)!r}: a classifier trains on a folder with train/ "
-                "(and val/) holding a folder a class"
+        for split in ("train", "val"):
+            folder = data / split
+            classes = (
+                sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
             )
+            if not classes:
+                raise TilescoreError(
+                    f"training data {str(data)!r}: a classifier trains on a folder with train/ "
+                    f"and val/ holding a folder a class ({split}/ holds none)"
+                )
+            _check_class_names(data, "classify", classes, f" (a folder in {split}/)")
     elif not data.is_file() or data.suffix not in (".yaml", ".yml"):
         raise TilescoreError(
             f"training data {str(data)!r}: a {model} trains on a YOLO data.yaml file"
@@ -238,6 +283,11 @@ def _check_data_yaml(data: Path) -> None:
         raise TilescoreError(
             f"training data {str(data)!r} must name train:, val: and names: (a YOLO data.yaml)"
         )
+    names = spec["names"]
+    names = list(names.values()) if isinstance(names, dict) else names
+    if not isinstance(names, list) or not names:
+        raise TilescoreError(f"training data {str(data)!r}: names: must list the classes")
+    _check_class_names(data, "detect", [str(n) for n in names], "")
     root = Path(str(spec.get("path") or data.parent))
     root = root if root.is_absolute() else data.parent / root
     for split in ("train", "val"):
@@ -246,6 +296,66 @@ def _check_data_yaml(data: Path) -> None:
             raise TilescoreError(
                 f"training data {str(data)!r}: its {split} images {images} are not there"
             )
+
+
+def _check_device(device: str) -> None:
+    """``cpu``, or GPU indices this machine has: ultralytics finds out after loading torch and
+    the data, in its own traceback."""
+    if device == "cpu":
+        return
+    indices = device.split(",")
+    if not all(i.strip().isdigit() for i in indices):
+        raise TilescoreError(
+            f"--device must be cpu or GPU indices such as 0 or 0,1, not {device!r}"
+        )
+    import torch
+
+    count = torch.cuda.device_count()
+    missing = [i.strip() for i in indices if int(i) >= count]
+    if missing:
+        raise TilescoreError(
+            f"--device {device}: no GPU {missing[0]} here ({count} GPU{'s' if count != 1 else ''}"
+            "; --device cpu trains on the processor)"
+        )
+
+
+def _check_writable(folder: Path) -> None:
+    """The models folder a run will write, checked before it trains (a read-only one failed
+    after the whole run)."""
+    import os
+
+    target = folder
+    while not target.exists() and target != target.parent:
+        target = target.parent  # the folder is made where it is missing
+    if not target.is_dir():
+        raise TilescoreError(f"--out {str(folder)!r} is not a folder")
+    if not os.access(target, os.W_OK | os.X_OK):
+        raise TilescoreError(f"cannot write the models folder {str(folder)!r} (read-only)")
+
+
+def _check_models_writable(models: Path) -> None:
+    """A fine-tune, an adaptation or a rollback writes the models folder and its previous/."""
+    from vision.training.finetune import PREVIOUS_DIR
+
+    _check_writable(models)
+    if (models / PREVIOUS_DIR).exists():
+        _check_writable(models / PREVIOUS_DIR)
+
+
+def _check_class_names(data: Path, task: str, names: list[str], where: str) -> None:
+    """Each class a model would learn is one its metadata can name (a tile code, or one of the
+    detector's or classifier's own classes): one that is not failed only after the whole run,
+    its exported model already in place of the one shipped."""
+    from vision.training.train import class_entry
+
+    for name in names:
+        try:
+            class_entry(task, name)
+        except TilescoreError:
+            raise TilescoreError(
+                f"training data {str(data)!r}: class {name!r}{where} is no tile code nor one of "
+                "the model's own classes"
+            ) from None
 
 
 def _second_look(args: argparse.Namespace, meta: Path, data: Path | None) -> None:
@@ -313,6 +423,7 @@ def _finetune(args: argparse.Namespace) -> int:
         raise TilescoreError(
             "--from and --rollback are for the classifier: tilescore train classifier"
         )
+    _check_models_writable(args.out)
     if args.rollback:
         if args.from_labels is not None:
             raise TilescoreError("--rollback and --from do not go together")
@@ -326,6 +437,7 @@ def _finetune(args: argparse.Namespace) -> int:
         return 0
     if args.name:
         raise TilescoreError("--name does not go with --from: default.json names the classifier")
+    _check_device(args.device)
 
     progress = StageLines()
     settings = finetune.FineTuneSettings(
@@ -360,6 +472,7 @@ def _adapt(args: argparse.Namespace) -> int:
         raise TilescoreError("--adapt does not go with --from, --rollback or --soup")
     if args.name:
         raise TilescoreError("--name does not go with --adapt: default.json names the classifier")
+    _check_models_writable(args.out)
 
     progress = StageLines()
     settings = adapt.AdaptSettings(
@@ -396,6 +509,9 @@ def _soup(args: argparse.Namespace) -> int:
         imgsz=args.imgsz,
         data=Path(args.data) if args.data else None,
     )
+    if settings.data is not None:  # of the model's kind, or ultralytics fails in a traceback
+        _check_data_kind(settings.data, args.model)
+    _check_writable(args.out)
     from vision.training.finetune import chatter_to_stderr
     from vision.training.train import command_line  # torch: once the settings hold
 

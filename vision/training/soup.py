@@ -13,14 +13,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
-import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from scoring.errors import TilescoreError
-from vision.training.finetune import SUFFIXES
 
 # ultralytics' network classes, by the task they do (a checkpoint does not say it otherwise).
 NETWORK_TASKS = {"ClassificationModel": "classify", "DetectionModel": "detect"}
@@ -94,7 +92,7 @@ def make_soup(settings: SoupSettings, command: str) -> Path:
     import torch
 
     import vision.training.offline  # noqa: F401  (configures ultralytics before it is imported)
-    from vision.training.train import _metrics, export_onnx, model_metadata
+    from vision.training.train import _metrics, export_onnx, install_files, model_metadata
 
     checkpoints, models = zip(*(_load(path) for path in settings.checkpoints), strict=True)
     _check_alike(models, settings)
@@ -113,9 +111,10 @@ def make_soup(settings: SoupSettings, command: str) -> Path:
         train_results=None,
         date=dt.date.today().isoformat(),
     )
-    with tempfile.TemporaryDirectory() as folder:
-        # Everything is made in a work folder and copied to --out only once whole: a failed
-        # export or validation leaves the models there as they were.
+    settings.out_dir.mkdir(parents=True, exist_ok=True)
+    # Everything is made in a work folder beside --out and moved in only once whole (one file
+    # system, so each move is whole): a failed export or validation leaves the models as they were.
+    with tempfile.TemporaryDirectory(prefix=f".{settings.name}-", dir=settings.out_dir) as folder:
         work = Path(folder)
         checkpoint = work / f"{settings.name}.pt"
         torch.save(saved, checkpoint)
@@ -133,16 +132,9 @@ def make_soup(settings: SoupSettings, command: str) -> Path:
             _training(settings, train_args, imgsz, command),
             metrics,
         )
-        checkpoint.with_suffix(".json").write_text(
-            json.dumps(metadata, indent=2, ensure_ascii=False) + "\n"
-        )
-        settings.out_dir.mkdir(parents=True, exist_ok=True)
-        made = [s for s in SUFFIXES if (work / f"{settings.name}{s}").is_file()]
-        for suffix in made:  # the metadata last: it names the ONNX file
-            shutil.copyfile(
-                work / f"{settings.name}{suffix}", settings.out_dir / f"{settings.name}{suffix}"
-            )
-    return settings.out_dir / f"{settings.name}.json"
+        meta_path = checkpoint.with_suffix(".json")
+        meta_path.write_text(json.dumps(metadata, indent=2, ensure_ascii=False) + "\n")
+        return install_files(work, settings.out_dir, settings.name, meta_path)
 
 
 def _training(

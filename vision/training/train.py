@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import shutil
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -48,7 +50,7 @@ class TrainSettings:
     save_period: int | None = None
 
 
-def _class_entry(task: str, name: str) -> dict[str, Any]:
+def class_entry(task: str, name: str) -> dict[str, Any]:
     if task == "classify":
         if name == "back":  # a face-down tile
             return {"name": name, "code": None, "face_down": True}
@@ -86,24 +88,54 @@ def train(settings: TrainSettings, command: str) -> Path:
     epochs_run = int(getattr(model.trainer, "epoch", settings.epochs - 1)) + 1
     weights = run_dir / settings.name / "weights"
     best = weights / "best.pt" if (weights / "best.pt").exists() else weights / "last.pt"
-    shipped_onnx, names = export_onnx(
-        best, settings.task, settings.imgsz, settings.out_dir, settings.name
-    )
+    # Every file is made beside the models first and moved in once all are whole: a run that
+    # failed (or was stopped) while exporting left the shipped ONNX replaced and its metadata
+    # stale, which no rollback could mend.
+    work = Path(tempfile.mkdtemp(prefix=f".{settings.name}-", dir=settings.out_dir))
+    try:
+        run = {"minutes": minutes, "epochs": epochs_run, "lr0": options["lr0"]}
+        meta_path = _export_all(settings, best, results, work, command, run)
+        return install_files(work, settings.out_dir, settings.name, meta_path)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def install_files(work: Path, out_dir: Path, name: str, meta_path: Path) -> Path:
+    """Move a model's files made in ``work`` into ``out_dir``, the metadata last (it names the
+    ONNX file, so a reader never finds metadata ahead of its model); returns the metadata."""
+    from vision.training.finetune import SUFFIXES
+
+    made = [s for s in SUFFIXES if (work / f"{name}{s}").is_file() and s != ".json"]
+    for suffix in [*made, ".json"]:
+        os.replace(work / f"{name}{suffix}", out_dir / f"{name}{suffix}")
+    return out_dir / meta_path.name
+
+
+def _export_all(
+    settings: TrainSettings,
+    best: Path,
+    results: Any,
+    work: Path,
+    command: str,
+    run: dict[str, Any],
+) -> Path:
+    """The ONNX file, its adaptation files, the checkpoint and the metadata, made in ``work``."""
+    shipped_onnx, names = export_onnx(best, settings.task, settings.imgsz, work, settings.name)
     # Both checkpoints ship: the detector's to continue training next session, the classifier's
     # for `train classifier --from` (fine-tuning on a table's own photos starts from it).
-    _save_checkpoint(best, settings.out_dir / f"{settings.name}.pt")
+    _save_checkpoint(best, work / f"{settings.name}.pt")
     metrics = _metrics(results, settings.task)
     training = {
         "data": str(settings.data),
         "command": command,
-        "epochs": epochs_run,
+        "epochs": run["epochs"],
         "hours": settings.hours,
         "imgsz": settings.imgsz,
         "batch": settings.batch,
         "device": settings.device,
-        "minutes": round(minutes, 1),
+        "minutes": round(run["minutes"], 1),
         "started_from": str(settings.start_from) if settings.start_from else "scratch",
-        "lr0": options["lr0"],
+        "lr0": run["lr0"],
         **({"mosaic": settings.mosaic} if settings.task == "detect" else {}),
         "ultralytics": _version("ultralytics"),
     }
@@ -116,7 +148,7 @@ def train(settings: TrainSettings, command: str) -> Path:
         training,
         {"synthetic_val": metrics},
     )
-    meta_path = settings.out_dir / f"{settings.name}.json"
+    meta_path = work / f"{settings.name}.json"
     meta_path.write_text(json.dumps(metadata, indent=2, ensure_ascii=False) + "\n")
     return meta_path
 
@@ -241,7 +273,7 @@ def model_metadata(
         "onnx": onnx.name,
         "input_size": [imgsz, imgsz],
         "normalisation": {"scale": 1 / 255, "channel_order": "RGB"},
-        "classes": [_class_entry(task, n) for n in class_names],
+        "classes": [class_entry(task, n) for n in class_names],
         "training": training,
         "metrics": metrics,
         "date": dt.date.today().isoformat(),
