@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from scoring import strict_json
 from scoring.errors import TilescoreError
+from vision.folders import check_writable
 from vision.json_values import finite_number
 from vision.models import thread_count
 
@@ -123,10 +124,18 @@ def run(args: argparse.Namespace) -> int:
             print(f"\r{number}/{len(labels)} {photo.name}", end="", file=sys.stderr, flush=True)
     if not args.json:
         print(file=sys.stderr)
-    if args.record:
-        _record(args, Evaluation(tuple(results), ()), args.labels, tile_sets)
     if not results and unreadable:  # none read: the folder is wrong, say why once
         raise TilescoreError(unreadable[0]["error"])
+    if args.record and unreadable:
+        # The shipped files say how well they read the whole set, or nothing new: a figure
+        # over the photos that happened to be read would stand in for it.
+        print(
+            f"not recorded as {args.record}: {len(unreadable)} of {len(labels)} photos were "
+            "not read",
+            file=sys.stderr,
+        )
+    elif args.record:
+        _record(args, Evaluation(tuple(results), ()), args.labels, tile_sets)
     measured = _measured_backs(backs)
     models = tuple(_model_name(m) for m in pipeline.models)
     return _report(args, labels, results, models, tile_sets, measured, unreadable)
@@ -140,6 +149,13 @@ def _check_arguments(args: argparse.Namespace) -> None:
 
     if args.variant is not None:
         args.variant = variant_name(args.variant)
+    if args.record and args.predictions is not None:
+        raise TilescoreError(
+            "--record writes into the metadata of the models that read the photos: with "
+            "--predictions none of the folder's did"
+        )
+    if args.record:
+        check_writable(args.models, "the models folder")
     if args.out is None:
         return
     if args.out.exists() and not args.out.is_dir():
@@ -150,6 +166,7 @@ def _check_arguments(args: argparse.Namespace) -> None:
             raise TilescoreError(
                 f"--out {args.out} is the {name} folder: write the report in a folder of its own"
             )
+    check_writable(args.out, "--out")
 
 
 def _model_name(info: ModelInfo) -> str:
@@ -246,10 +263,11 @@ def _record(
     summary["labels"] = str(labels)
     summary["tile_sets"] = _tile_set_facts(tile_sets)
     summary["date"] = dt.date.today().isoformat()
-    from vision.models import find_models
+    from vision.models import named_models
 
     # The models that read the photos: with --variant, the detector named for its tables.
-    for path in find_models(args.models, args.variant):
+    named = named_models(args.models, args.variant)
+    for path in (named.detector, named.classifier, named.pieces, named.second_opinion):
         if path is None:
             continue
         meta = json.loads(path.read_text())

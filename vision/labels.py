@@ -195,7 +195,19 @@ def load_labels(folder: Path) -> list[LabelledPhoto]:
     paths = sorted(folder.glob("*.json"))
     if not paths:
         raise LabelError(f"{folder}: no label files (*.json)")
-    return [load_label(path) for path in paths]
+    labels = [load_label(path) for path in paths]
+    # Two labels of one photo (one copied over another's name) judged that photo twice and
+    # left the other out, and taught the other's boxes on its pixels.
+    seen: dict[str, Path | None] = {}
+    for label in labels:
+        photo = Path(label.image).name
+        if photo in seen:
+            raise LabelError(
+                f"{label.label_path}: labels the photo {photo!r}, as {seen[photo]} does: "
+                "one label a photo"
+            )
+        seen[photo] = label.label_path
+    return labels
 
 
 def find_photo(label: LabelledPhoto, photos: Path) -> Path:

@@ -241,6 +241,35 @@ def test_without_the_files_and_without_torch_it_says_what_to_do(models, no_torch
     assert digest(models / "tile-classifier.onnx") == before
 
 
+def test_without_the_files_or_the_checkpoint_it_says_the_checkpoint_is_missing(models):
+    # It said to install torch, which was installed: the checkpoint was what was missing.
+    (models / "tile-classifier.measure.onnx").unlink()
+    (models / "tile-classifier.pt").unlink()
+    result = tilescore("train", "classifier", "--adapt", EXAMPLES, "--models", models, timeout=300)
+    assert result.returncode != 0
+    line = result.stderr.strip().split("\n")[-1]
+    assert "its checkpoint (tile-classifier.pt) is not there" in line, line
+
+
+def test_a_failed_adaptation_leaves_a_kept_candidate_as_it_was(models):
+    # A fine-tune's candidate kept in candidate/ to look at was deleted by an adaptation that
+    # then found too few tiles.
+    kept = models / "candidate"
+    kept.mkdir()
+    for suffix in (".onnx", ".json"):
+        shutil.copyfile(models / f"tile-classifier{suffix}", kept / f"tile-classifier{suffix}")
+    result = tilescore(
+        "train", "classifier", "--adapt", EXAMPLES / "taiwan-pinghu.jpg", "--models", models,
+        timeout=300,
+    )  # fmt: skip
+    assert result.returncode != 0 and "adapting needs at least" in result.stderr
+    assert sorted(p.name for p in kept.iterdir()) == [
+        "tile-classifier.json",
+        "tile-classifier.onnx",
+    ]
+    assert not [p for p in models.iterdir() if p.name.startswith(".adapt-")]
+
+
 def test_stale_files_are_made_again_where_torch_is(models):
     """A classifier fine-tuned since its files were made (its ONNX file differs): with torch
     here, adapting makes them again from the checkpoint first."""

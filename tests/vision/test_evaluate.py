@@ -1,6 +1,7 @@
 """Matching predictions to labels, the metrics worked out by hand, and ``tilescore evaluate``."""
 
 import json
+import shutil
 
 import cv2
 import pytest
@@ -401,3 +402,49 @@ def test_a_photo_that_cannot_be_read_is_said_and_the_others_judged(tmp_path, cap
     (photos / "taiwan-pinghu.jpg").write_bytes(b"")
     assert main(argv) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_a_record_is_written_only_for_the_whole_set(tmp_path, capsys):
+    # A run that read some photos, or none, replaced the shipped files' real-photo figures.
+    from tests.cli_run import REPO
+
+    models = tmp_path / "models"
+    shutil.copytree(REPO / "models", models, ignore=shutil.ignore_patterns("*.pt", "candidates"))
+    before = {p.name: p.read_bytes() for p in models.glob("*.json")}
+    source = REPO / "examples" / "photos"
+    labels, photos = tmp_path / "labels", tmp_path / "photos"
+    labels.mkdir()
+    photos.mkdir()
+    for name in ("taiwan-pinghu", "taiwan-melds"):
+        (labels / f"{name}.json").write_text((source / f"{name}.json").read_text())
+    (photos / "taiwan-pinghu.jpg").write_bytes((source / "taiwan-pinghu.jpg").read_bytes())
+    argv = ["evaluate", "--labels", str(labels), "--photos", str(photos), "--models", str(models)]
+    assert main([*argv, "--record", "mine"]) == 1  # a photo not there: nothing recorded
+    assert "not recorded as mine: 1 of 2 photos were not read" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in models.glob("*.json")} == before
+    (photos / "taiwan-melds.jpg").write_bytes((source / "taiwan-melds.jpg").read_bytes())
+    assert main([*argv, "--record", "mine"]) == 0
+    capsys.readouterr()
+    recorded = [
+        p.name
+        for p in models.glob("*.json")
+        if "mine" in json.loads(p.read_text()).get("metrics", {})
+    ]
+    assert "tile-classifier-second.json" in recorded and "tile-classifier.json" in recorded
+    # Saved detections were read by no model of the folder: nothing of theirs to record.
+    assert main([*argv, "--predictions", str(tmp_path), "--record", "x"]) == 2
+    assert "with --predictions none of the folder's did" in capsys.readouterr().err
+
+
+def test_two_labels_of_one_photo_are_refused(tmp_path, capsys):
+    # A label copied over another's name judged one photo twice and left the other out.
+    from tests.cli_run import REPO
+
+    source = REPO / "examples" / "photos"
+    labels = tmp_path / "labels"
+    labels.mkdir()
+    (labels / "taiwan-melds.json").write_text((source / "taiwan-pinghu.json").read_text())
+    (labels / "taiwan-pinghu.json").write_text((source / "taiwan-pinghu.json").read_text())
+    assert main(["evaluate", "--labels", str(labels), "--photos", str(source)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "labels the photo 'taiwan-pinghu.jpg'" in err

@@ -30,6 +30,7 @@ import datetime as dt
 import json
 import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -39,14 +40,12 @@ import numpy as np
 
 from vision.adaptation import BATCH, FOLDED_SUFFIX, MEASURE_SUFFIX, Folded
 from vision.training.finetune import (
-    CANDIDATE_DIR,
     CurrentModel,
     FineTuneError,
     current_model,
     empty_candidate,
     find_checkpoint,
     install,
-    model_files,
 )
 
 SHARE = 0.2
@@ -305,8 +304,28 @@ def adapt(
     models = [("classifier", current)]
     if current.pieces_meta is not None:
         models.append(("pieces", piece_reader_model(current)))
-    readers = []
-    skipped = []
+    # Measuring graphs made from a checkpoint go to a scratch folder beside the models, not to
+    # candidate/: a candidate a fine-tune kept there to look at stays until this adaptation has
+    # one to put in its place (a failed one, too few tiles, deleted it).
+    scratch = Path(tempfile.mkdtemp(prefix=".adapt-", dir=settings.models_dir))
+    try:
+        return _adapt_in(settings, command, say, photos, current, models, scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _adapt_in(
+    settings: AdaptSettings,
+    command: str | None,
+    say: Progress,
+    photos: Sequence[Path],
+    current: CurrentModel,
+    models: list[tuple[str, CurrentModel]],
+    scratch: Path,
+) -> dict[str, Any]:
+    """``adapt`` once its scratch folder is made."""
+    readers: list[_Reader] = []
+    skipped: list[str] = []
     for role, model in models:
         checkpoint = _checkpoint(model, settings.checkpoint if role == "classifier" else None)
         meta = json.loads(model.classifier_meta.read_text("utf-8"))
@@ -315,7 +334,7 @@ def adapt(
                 model.classifier_meta.parent / meta["onnx"],
                 model.imgsz,
                 checkpoint,
-                empty_candidate(model.classifier_meta.parent, model.stem)[".json"].parent,
+                scratch,
                 say,
             )
         except AdaptError as cannot:
@@ -386,7 +405,7 @@ def _adapt_reader(
     from vision.crops import to_batch
 
     current_meta, onnx_path = reader.meta, reader.onnx_path
-    candidate = model_files(onnx_path.parent / CANDIDATE_DIR, reader.model.stem)
+    candidate = empty_candidate(onnx_path.parent, reader.model.stem)
     share = settings.share
     say(
         f"2/3 measuring the {reader.model.stem} statistics on {len(crops)} {reader.what} "
@@ -443,7 +462,13 @@ def _measuring_files(
     try:
         return adaptation_files(onnx_path)[0], load_folded(onnx_path)
     except AdaptationError as missing:
-        if checkpoint is None or not _torch_here():
+        if checkpoint is None:
+            # Torch alone cannot make them: they are made from the model's checkpoint.
+            raise AdaptError(
+                f"{missing}, and its checkpoint ({onnx_path.stem}.pt) is not there to make them "
+                "from: copy them, or the checkpoint, from where the model was trained"
+            ) from None
+        if not _torch_here():
             raise AdaptError(
                 f"{missing}: run this once where the train extra (torch) is installed, "
                 "which makes them, and copy the models folder here"

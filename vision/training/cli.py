@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from scoring.errors import TilescoreError
+from vision.folders import check_writable
 
 
 class Defaults(TypedDict):
@@ -217,7 +218,7 @@ def run(args: argparse.Namespace) -> int:
         raise TilescoreError("--no-mosaic is for the detector: the classifier learns on crops")
     _check_data_kind(data, args.model)
     _check_device(args.device)
-    _check_writable(args.out)
+    check_writable(args.out, "the models folder")
     from vision.training.train import TrainSettings, command_line, train
 
     settings = TrainSettings(
@@ -319,27 +320,13 @@ def _check_device(device: str) -> None:
         )
 
 
-def _check_writable(folder: Path) -> None:
-    """The models folder a run will write, checked before it trains (a read-only one failed
-    after the whole run)."""
-    import os
-
-    target = folder
-    while not target.exists() and target != target.parent:
-        target = target.parent  # the folder is made where it is missing
-    if not target.is_dir():
-        raise TilescoreError(f"--out {str(folder)!r} is not a folder")
-    if not os.access(target, os.W_OK | os.X_OK):
-        raise TilescoreError(f"cannot write the models folder {str(folder)!r} (read-only)")
-
-
 def _check_models_writable(models: Path) -> None:
     """A fine-tune, an adaptation or a rollback writes the models folder and its previous/."""
     from vision.training.finetune import PREVIOUS_DIR
 
-    _check_writable(models)
+    check_writable(models, "the models folder")
     if (models / PREVIOUS_DIR).exists():
-        _check_writable(models / PREVIOUS_DIR)
+        check_writable(models / PREVIOUS_DIR, "the folder of previous models")
 
 
 def _check_class_names(data: Path, task: str, names: list[str], where: str) -> None:
@@ -511,7 +498,7 @@ def _soup(args: argparse.Namespace) -> int:
     )
     if settings.data is not None:  # of the model's kind, or ultralytics fails in a traceback
         _check_data_kind(settings.data, args.model)
-    _check_writable(args.out)
+    check_writable(args.out, "the models folder")
     from vision.training.finetune import chatter_to_stderr
     from vision.training.train import command_line  # torch: once the settings hold
 
