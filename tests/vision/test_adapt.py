@@ -251,6 +251,14 @@ def test_without_the_files_or_the_checkpoint_it_says_the_checkpoint_is_missing(m
     assert "its checkpoint (tile-classifier.pt) is not there" in line, line
 
 
+def test_a_classifier_file_that_is_no_onnx_model_is_one_line(models):
+    (models / "tile-classifier.measure.onnx").unlink()  # made again from the checkpoint
+    (models / "tile-classifier.onnx").write_bytes(b"junk")
+    result = tilescore("train", "classifier", "--adapt", EXAMPLES, "--models", models, timeout=300)
+    assert result.returncode != 0 and "Traceback" not in result.stderr, result.stderr[-1500:]
+    assert "tile-classifier.onnx is no ONNX model" in result.stderr.strip().splitlines()[-1]
+
+
 def test_a_failed_adaptation_leaves_a_kept_candidate_as_it_was(models):
     # A fine-tune's candidate kept in candidate/ to look at was deleted by an adaptation that
     # then found too few tiles.

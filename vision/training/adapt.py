@@ -149,12 +149,17 @@ def prepare(checkpoint: Path, onnx_path: Path, imgsz: int, work: Path) -> tuple[
 
     from vision.adaptation import FoldedLayer, adaptation_files, sha256
 
+    try:
+        shipped = onnx.load(str(onnx_path))
+    except Exception as error:  # protobuf's DecodeError: the file is no ONNX model
+        first = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        raise AdaptError(f"{onnx_path} is no ONNX model ({first})") from None
     network = _network(checkpoint)
     measure_path, folded_path = (work / p.name for p in adaptation_files(onnx_path))
     called: list[str] = []  # the layers in the order the network calls them: the outputs' order
     _export_measuring_graph(network, measure_path, called, imgsz)
     data = onnx_path.read_bytes()
-    initialisers = {t.name: t for t in onnx.load(str(onnx_path)).graph.initializer}
+    initialisers = {t.name: t for t in shipped.graph.initializer}
     modules = dict(network.named_modules())
     layers = []
     for name in called:
