@@ -120,6 +120,42 @@ def test_install_then_rollback_restores_every_byte(tmp_path, with_pt):
     assert not [p for p in models.rglob(".*") if p.is_file()]  # no temporary files left
 
 
+@pytest.mark.parametrize("with_pt", [True, False])
+def test_a_rollback_stopped_anywhere_is_finished_by_the_next(tmp_path, with_pt, monkeypatch):
+    # Started over, a rollback stopped half way swapped back what it had swapped: one reader's
+    # two generations were lost, or its ONNX file was left with the other's metadata.
+    import os
+
+    real_replace = os.replace
+    for stop_at in range(1, 40):
+        models = tmp_path / str(stop_at) / "models"
+        old, new = fake_models(models, with_pt)
+        finetune.install(models, "tile-classifier")
+        calls = []
+
+        def stopping(source, target, calls=calls, stop_at=stop_at):
+            calls.append(target)
+            if len(calls) == stop_at:
+                raise KeyboardInterrupt
+            real_replace(source, target)
+
+        monkeypatch.setattr(finetune.os, "replace", stopping)
+        try:
+            finetune.rollback(models)
+            stopped = False
+        except KeyboardInterrupt:
+            stopped = True
+        monkeypatch.setattr(finetune.os, "replace", real_replace)
+        if stopped:
+            finetune.rollback(models)
+        assert digest(models) == old, stop_at
+        assert digest(models / "previous") == new, stop_at
+        assert not [p for p in models.rglob(".*") if p.is_file() and p.suffix != ".tmp"], stop_at
+        if not stopped:
+            break
+    assert stop_at > 5  # it was stopped at every step of a whole rollback
+
+
 def test_rollback_with_nothing_to_roll_back_to(tmp_path):
     fake_models(tmp_path / "models", True)
     with pytest.raises(FineTuneError, match="nothing to roll back to"):

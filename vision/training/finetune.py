@@ -412,6 +412,11 @@ def install(models_folder: Path, *stems: str) -> Path:
         if not candidate[".json"].is_file() or not candidate[".onnx"].is_file():
             raise FineTuneError(f"no candidate {stem} in {models_folder / CANDIDATE_DIR}")
     previous_dir = models_folder / PREVIOUS_DIR
+    if (previous_dir / ROLLBACK_JOURNAL).exists():
+        raise FineTuneError(
+            "a rollback was stopped half way: tilescore train classifier --rollback finishes "
+            "it, then install again"
+        )
     previous_dir.mkdir(parents=True, exist_ok=True)
     for stem in {*stems, *_reader_stems(models_folder)}:  # one generation back
         for path in model_files(previous_dir, stem).values():
@@ -445,15 +450,33 @@ def rollback(models_dir: Path) -> dict[str, Any]:
         raise FineTuneError(f"nothing to roll back: {error}") from None
     if not metas:
         raise FineTuneError(f"{models_dir / 'default.json'} names no classifier")
-    kept = [meta for meta in metas if _has_previous(meta)]
+    journal = models_dir / PREVIOUS_DIR / ROLLBACK_JOURNAL
+    # A rollback stopped half way (Ctrl-C, power) is finished first, not started over: started
+    # over it swapped back what it had swapped, and a reader's two generations were lost.
+    pending = _read_journal(journal)
+    if pending is not None:
+        kept = [meta for meta in metas if meta.stem in pending["stems"]]
+        done = set(pending["done"])
+    else:
+        kept = [meta for meta in metas if _has_previous(meta)]
+        done = set()
     if not kept:
         previous = model_files(metas[0].parent / PREVIOUS_DIR, metas[0].stem)
         raise FineTuneError(
             f"nothing to roll back to: {previous['.json']} does not exist "
             "(a fine-tune that installed a new classifier leaves the old one there)"
         )
+    stems = [meta.stem for meta in kept]
+    _write_json(journal, {"stems": stems, "done": sorted(done)})
     for meta in kept:
-        _swap_with_previous(meta.parent, meta.stem)
+        if meta.stem not in done:
+            _swap_with_previous(meta.parent, meta.stem)
+            done.add(meta.stem)
+            _write_json(journal, {"stems": stems, "done": sorted(done)})
+        # Its step marker goes once the journal says it is swapped: gone before, a stop in
+        # between would have the next rollback start its swap again.
+        _aside_marker(meta.parent, meta.stem).unlink(missing_ok=True)
+    journal.unlink()
     restored = json.loads(kept[0].read_text("utf-8"))
     return {
         "restored": str(kept[0]),
@@ -461,6 +484,23 @@ def rollback(models_dir: Path) -> dict[str, Any]:
         "previous": str(kept[0].parent / PREVIOUS_DIR),
         "readers": [str(meta) for meta in kept],
     }
+
+
+ROLLBACK_JOURNAL = ".rollback.json"
+"""In MODELS/previous/ while a rollback runs: the readers it swaps and those it has swapped."""
+
+
+def _read_journal(path: Path) -> dict[str, list[str]] | None:
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or not all(
+        isinstance(data.get(k), list) and all(isinstance(v, str) for v in data[k])
+        for k in ("stems", "done")
+    ):
+        return None
+    return data
 
 
 def _reader_metas(models_dir: Path) -> list[Path]:
@@ -490,22 +530,50 @@ def _has_previous(meta: Path) -> bool:
 
 
 def _swap_with_previous(folder: Path, stem: str) -> None:
+    """Swap MODELS/STEM.* with MODELS/previous/STEM.*, in steps that a second call finishes
+    where the first stopped: 1. the current files are copied aside (``.swap``; then a marker
+    names them), 2. each previous file is copied into place, 3. its aside copy moved into
+    previous/ (a kind the current model had none of: the previous file moved in). The marker
+    is left for ``rollback``."""
     current = model_files(folder, stem)
     previous = model_files(folder / PREVIOUS_DIR, stem)
     swapped = {s: previous[s].with_name(f".{previous[s].name}.swap") for s in SUFFIXES}
-    for suffix in SUFFIXES:  # 1. the current files, copied aside
-        if current[suffix].is_file():
+    marker = _aside_marker(folder, stem)
+    aside = _read_aside(marker)
+    if aside is None:  # step 1 not finished: nothing but the aside copies was touched
+        for path in swapped.values():
+            path.unlink(missing_ok=True)
+        aside = [suffix for suffix in SUFFIXES if current[suffix].is_file()]
+        for suffix in aside:
             _copy_then_replace(current[suffix], swapped[suffix])
-    for suffix in SUFFIXES:  # 2. the previous files into place, each atomically
-        if previous[suffix].is_file():
-            _copy_then_replace(previous[suffix], current[suffix])
-        else:
-            current[suffix].unlink(missing_ok=True)
-    for suffix in SUFFIXES:  # 3. what was current becomes previous
-        if swapped[suffix].is_file():
+        _write_json(marker, aside)
+    for suffix in SUFFIXES:
+        if suffix in aside:
+            if not swapped[suffix].is_file():
+                continue  # swapped before a stop
+            if previous[suffix].is_file():
+                _copy_then_replace(previous[suffix], current[suffix])
+            else:
+                current[suffix].unlink(missing_ok=True)
             os.replace(swapped[suffix], previous[suffix])
-        else:
-            previous[suffix].unlink(missing_ok=True)
+        elif previous[suffix].is_file():
+            _copy_then_replace(previous[suffix], current[suffix])
+            previous[suffix].unlink()
+
+
+def _aside_marker(folder: Path, stem: str) -> Path:
+    """Step 1 of a reader's swap done: the kinds of file it put aside (the rollback removes it
+    once its journal says the reader is swapped)."""
+    return folder / PREVIOUS_DIR / f".{stem}.aside"
+
+
+def _read_aside(marker: Path) -> list[str] | None:
+    """The kinds of file step 1 put aside, or None where it did not finish."""
+    try:
+        data = json.loads(marker.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, list) and all(s in SUFFIXES for s in data) else None
 
 
 def _copy_then_replace(source: Path, target: Path) -> None:
