@@ -52,6 +52,43 @@ def test_no_mosaic_is_for_the_detector_only(tmp_path):
     )
 
 
+def test_a_data_yaml_whose_classes_or_boxes_no_model_can_learn_is_one_line(tmp_path, capsys):
+    # Each failed inside ultralytics after torch and the data loaded, in a traceback.
+    from device.cli import main
+
+    for split in ("train", "val"):
+        (tmp_path / "images" / split).mkdir(parents=True)
+    data = tmp_path / "data.yaml"
+    spec = "train: images/train\nval: images/val\nnames: "
+    argv = ["train", "detector", "--data", str(data), "--out", str(tmp_path / "m")]
+    for names, said in (
+        ("5", "names: must list the classes"),
+        ("{0: tile, 1: foo}", "class 'foo' is no tile code"),
+        ("{0: tile, 1: back}", "no box labels folder"),
+    ):
+        data.write_text(spec + names)
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert said in err and err.count("\n") == 1, err
+    for split in ("train", "val"):
+        (tmp_path / "labels" / split).mkdir(parents=True)
+    (tmp_path / "labels" / "train" / "a.txt").write_text("0 0.5 0.5 0.1 0.1\n7 0.2 0.2 0.1 0.1\n")
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "a.txt line 2 names class '7'; the data.yaml has 2 (0 to 1)" in err, err
+    assert not (tmp_path / "m").exists()
+    # A merged build lists its folders (datasets.synth.merge): it was refused as not there.
+    from vision.training.cli import _check_data_kind
+
+    (tmp_path / "labels" / "train" / "a.txt").write_text("1 0.2 0.2 0.1 0.1\n")
+    merged = tmp_path / "merged.yaml"
+    merged.write_text(
+        f"train: [{tmp_path / 'images' / 'train'}]\nval: [{tmp_path / 'images' / 'val'}]\n"
+        "names: {0: tile, 1: back}\n"
+    )
+    _check_data_kind(merged, "detector")
+
+
 def test_a_run_keeps_every_nth_epoch_only_when_asked():
     assert train_options(settings(save_period=3), Path("runs"))["save_period"] == 3
     assert "save_period" not in train_options(settings(), Path("runs"))

@@ -292,11 +292,36 @@ def _check_data_yaml(data: Path) -> None:
     root = Path(str(spec.get("path") or data.parent))
     root = root if root.is_absolute() else data.parent / root
     for split in ("train", "val"):
-        images = root / str(spec[split])
-        if not images.exists():
-            raise TilescoreError(
-                f"training data {str(data)!r}: its {split} images {images} are not there"
-            )
+        # One folder, or a list of them (a merged build's, datasets.synth.merge).
+        given = spec[split] if isinstance(spec[split], list) else [spec[split]]
+        for entry in given:
+            images = root / str(entry)
+            if not images.exists():
+                raise TilescoreError(
+                    f"training data {str(data)!r}: its {split} images {images} are not there"
+                )
+            _check_box_labels(data, images, len(names))
+
+
+def _check_box_labels(data: Path, images: Path, classes: int) -> None:
+    """The box labels beside a folder of images (ultralytics reads .../images/x.jpg's boxes
+    from .../labels/x.txt) name classes the data.yaml has: a class past them failed inside
+    ultralytics' data loading, in a traceback."""
+    parts = images.parts
+    if not images.is_dir() or "images" not in parts:
+        return  # a list file, or a layout ultralytics reads some other way: its own checks
+    at = len(parts) - 1 - parts[::-1].index("images")
+    labels = Path(*parts[:at], "labels", *parts[at + 1 :])
+    if not labels.is_dir():
+        raise TilescoreError(f"training data {str(data)!r}: no box labels folder {labels}")
+    for path in labels.glob("*.txt"):
+        for number, line in enumerate(path.read_text("utf-8", "replace").splitlines(), 1):
+            first = line.split(maxsplit=1)[0] if line.strip() else ""
+            if first and not (first.isdigit() and int(first) < classes):
+                raise TilescoreError(
+                    f"training data {str(data)!r}: {path.name} line {number} names class "
+                    f"{first!r}; the data.yaml has {classes} (0 to {classes - 1})"
+                )
 
 
 def _check_device(device: str) -> None:
