@@ -134,7 +134,7 @@ lease() {  # seconds, folder: everything in one call that must end within those 
   # shellcheck disable=SC2086
   "$PY" -m device.cli train detector --data "$WORK/synth/detect/data.yaml" \
     --resume-from models/tile-detector.pt --device "${DEVICE:-0}" --cache --batch 64 \
-    --workers "$(($(nproc) - 2))" --save-period "${SAVE_PERIOD:-2}" --no-int8 ${TRAIN_OPTIONS:-} \
+    --workers "$(( $(nproc) > 2 ? $(nproc) - 2 : 0 ))" --save-period "${SAVE_PERIOD:-2}" --no-int8 ${TRAIN_OPTIONS:-} \
     --hours "$("$PY" -c "print(round($left / 3600, 4))")" --out "$WORK/models" \
     >"$WORK/detector.log" 2>&1
   echo "training ended (status $?) at $((SECONDS - started)) s"
@@ -167,7 +167,7 @@ lease_classifier() {  # seconds, folder: the classifier's run in one call (sessi
   # shellcheck disable=SC2086
   "$PY" -m device.cli train classifier --data "$WORK/merged/classify" \
     --resume-from "${RESUME:-models/tile-classifier.pt}" --imgsz 64 --device "${DEVICE:-0}" --cache \
-    --batch "${BATCH:-64}" --workers "$(($(nproc) - 2))" --save-period 1 --lr0 0.0005 \
+    --batch "${BATCH:-64}" --workers "$(( $(nproc) > 2 ? $(nproc) - 2 : 0 ))" --save-period 1 --lr0 0.0005 \
     ${TRAIN_OPTIONS:-} --hours "$("$PY" -c "print(round($left / 3600, 4))")" \
     --out "$WORK/models" >"$WORK/classifier.log" 2>&1
   echo "training ended (status $?) at $((SECONDS - started)) s"
