@@ -316,6 +316,7 @@ def parse_hand(data: Any, default_variant: str | None = None) -> tuple[Variant, 
         context=context,
         rules=hand_rules,
     )
+    hand = variant.as_scored(hand)
     variant.check_hand(hand)
     return variant, hand
 

@@ -60,6 +60,12 @@ class Variant:
             return dict(defaults)
         return resolve_options(self.options, given, self.name)
 
+    def as_scored(self, hand: Hand) -> Hand:
+        """The hand as the rule set reads it, before it is checked and scored: where an event
+        says how the tile came (Taiwan's 八仙過海 is a self-draw), the context says so too, so
+        the checks and every item read it alike."""
+        return hand
+
     def check_hand(self, hand: Hand) -> None:
         """Raise a one-line ``HandError`` for a hand this variant cannot hold."""
         melds = hand.melds

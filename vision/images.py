@@ -135,8 +135,9 @@ def _decode(data: bytes, name: str, flag: int) -> np.ndarray:
             image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flag)
     except cv2.error:  # its header claims more than OpenCV's limit (vision/__init__.py)
         raise ImageError(f"{name}: too many pixels for a photo") from None
-    if complaints:  # decoded all the same, damage and all
-        raise ImageError(f"{name}: the image file is damaged ({complaints[0]})")
+    damage = [c for c in complaints if not decoder_messages.padded_end(c, data)]
+    if damage:  # decoded all the same, damage and all
+        raise ImageError(f"{name}: the image file is damaged ({damage[0]})")
     if image is None or image.size == 0:
         raise ImageError(f"{name}: not a readable image (unsupported, damaged or truncated file)")
     if image.shape[0] * image.shape[1] > MAX_PIXELS:  # formats whose header we do not parse

@@ -57,6 +57,10 @@ def streak_given(changes: Mapping[str, Any]) -> int | None:
     """The dealer's streak a change says, by either name (riichi's honba is the same count), or
     None where it says none."""
     said = [changes[k] for k in ("dealer_streak", "honba") if k in changes]
+    if len(said) == 2 and said[0] != said[1]:
+        raise TilescoreError(
+            f"dealer_streak {said[0]} and honba {said[1]} are the one count, said twice: give one"
+        )
     return said[0] if said else None
 
 

@@ -349,9 +349,23 @@ def create_app(
         session = session or _new_session()  # it starts where _context_for(None) said
         # The folder camera is not moved on to its next photo, as after a tap: that would be a
         # new scene, and a demo folder would score itself round and round.
-        return state.store.add_hand(
-            session.id, service.encode_jpeg(image), detections, reading, context, result
+        return _record_hand(session.id, image, detections, reading, context, result)
+
+    def _record_hand(
+        session_id: int,
+        image: Any,
+        detections: list[dict[str, Any]],
+        reading: dict[str, Any],
+        context: dict[str, Any],
+        result: dict[str, Any],
+    ) -> int:
+        """A hand read from a photo (a tap or the still scene), kept; the hand it is ends the
+        table's run of draws (``_set_draw_run``)."""
+        hand_id = state.store.add_hand(
+            session_id, service.encode_jpeg(image), detections, reading, context, result
         )
+        _set_draw_run(None)
+        return hand_id
 
     @app.get("/api/context")
     def get_context() -> Any:
@@ -383,8 +397,8 @@ def create_app(
         # Before the first hand, the session it will start has the context's count of players.
         players = len(session.players) if session else _new_session_size(context)
         table_context.check_seating(given, context, players)
-        state.store.set_setting("context", context)
         streak = table_context.streak_given(given)  # honba in riichi: the same count
+        state.store.set_setting("context", context)
         if streak is not None or "round_wind" in given:
             # Set before the first hand too: the session that hand starts must begin from them.
             session = session or _new_session()
@@ -519,10 +533,7 @@ def create_app(
             height, width = image.shape[:2]
             reading = service.reconstruct(detections, context["variant"], context)
             result = service.score_reading(reading, context)
-            hand_id = state.store.add_hand(
-                session.id, service.encode_jpeg(image), detections, reading, context, result
-            )
-            _set_draw_run(None)
+            hand_id = _record_hand(session.id, image, detections, reading, context, result)
             if still_seq is not None:
                 # Still under the lock: the scene settling now was scored, not to be read again.
                 state.still.handled(image)
@@ -649,6 +660,10 @@ def create_app(
             reading = edits.without_problems(reading, edits.WIN_KINDS)
         elif "tile" not in fix:  # the reads that would win were for the rules read with
             reading = edits.without_problems(reading, {"would_win_as"})
+        if "tile" not in fix and context.get("variant") != hand["context"].get("variant"):
+            # The layout counted the tiles against the old rule set's hand ("17 tiles
+            # expected"): the scorer says the new one's size where the hand lacks it.
+            reading = edits.without_problems(reading, {"count"})
         return detections, reading
 
     def _keep_manual_win(

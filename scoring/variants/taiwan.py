@@ -1038,6 +1038,8 @@ class Taiwan(Variant):
                 )
         if Event.ROBBING_KONG in events and ctx.self_draw:
             raise HandError("robbing_kong (搶槓) wins another player's tile, not a self-draw")
+        if Event.LAST_DISCARD in events and ctx.self_draw:
+            raise HandError("last_discard (河底撈魚) is a win on the last discard, not a self-draw")
         check_never_together(hand, NEVER_TOGETHER)
         check_robbed_tile(hand)
         for drawn in (Event.AFTER_KONG, Event.AFTER_FLOWER):
@@ -1064,12 +1066,17 @@ class Taiwan(Variant):
             if ctx.discarder is not None:
                 raise HandError("eight_flowers (八仙過海) counts as a self-draw: no discarder")
 
-    def score(self, hand: Hand) -> ScoreResult:
+    def as_scored(self, hand: Hand) -> Hand:
         ctx = hand.context
-        if ctx.events and _EIGHT_FLOWERS in ctx.events and not ctx.self_draw:
-            # 001: 八仙過海 "視同自摸", for every item: a triplet the winning tile completed is
-            # concealed (暗刻) as on any self-draw, which the readings tell by self_draw.
-            hand = replace(hand, context=replace(ctx, self_draw=True))
+        # 001: 八仙過海 "視同自摸", for every check and item: a triplet the winning tile
+        # completed is concealed (暗刻), and no event of a discard win comes with it. A
+        # discarder named with it is refused (check_context).
+        eight = bool(ctx.events) and _EIGHT_FLOWERS in ctx.events
+        if eight and not ctx.self_draw and ctx.discarder is None:
+            return replace(hand, context=replace(ctx, self_draw=True))
+        return hand
+
+    def score(self, hand: Hand) -> ScoreResult:
         rules = hand.rules
         counts = hand.concealed_counts
         readings = standard_readings(hand, SETS, counts) if hand.win_tile is not None else []

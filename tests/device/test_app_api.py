@@ -228,6 +228,9 @@ def test_in_mingjiang_the_deal_passes_every_hand_a_chicken_hand_moves_nothing(ha
 def test_a_riichi_draw_paid_as_a_mangan_moves_no_deal_and_honba_is_the_streak(hand_client):
     hand_client.post("/api/context", json={"variant": "riichi", "honba": 2})
     assert hand_client.get("/api/context").get_json()["honba"] == 2  # it was answered 0
+    twice = hand_client.post("/api/context", json={"honba": 1, "dealer_streak": 3})
+    assert twice.status_code == 400 and "said twice" in twice.get_json()["error"]
+    assert hand_client.get("/api/context").get_json()["honba"] == 2  # nothing saved
     hand_client.post(
         "/api/context",
         json={

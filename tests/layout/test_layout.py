@@ -179,6 +179,11 @@ def test_four_alike_soldiers_with_the_general_apart_are_a_xiangqi_hand():
     out = reconstruct_json(photo(kong_and_pair), "xiangqi")
     assert out["melds"] == [{"type": "kong", "tiles": "兵兵兵兵"}], out
     assert (out["win_tile"], out["problems"]) == ("1r", [])
+    # A kong and one piece of its pair, the other missed: still a kong and a piece short (the
+    # four read as the row fit the count too, but make no hand).
+    out = reconstruct_json(photo(row(["7r"] * 4 + ["4b"], gap_before={4: 40})), "xiangqi")
+    assert out["melds"] == [{"type": "kong", "tiles": "兵兵兵兵"}], out
+    assert "5 tiles expected, 4 found (a kong counts as 3)" in out["problems"]
 
 
 def test_missing_tile_is_counted():

@@ -333,6 +333,9 @@ def test_evaluate_checks_its_arguments_before_reading(tmp_path, capsys):
     labels = tmp_path / "set" / "labels"
     assert main([*argv, "--out", str(labels / ".." / "labels")]) == 2
     assert "is the labels folder" in capsys.readouterr().err
+    (tmp_path / "gone").symlink_to(tmp_path / "nowhere")  # a traceback after all the work
+    assert main([*argv, "--out", str(tmp_path / "gone")]) == 2
+    assert "is a link to nothing" in capsys.readouterr().err
     assert sorted(p.name for p in labels.iterdir()) == ["p.json"]
     assert main([*argv, "--variant", "Taiwan"]) == 0
 

@@ -97,7 +97,10 @@ def _noise(suffix: str) -> bytes:
 
 
 def _damaged(data: bytes, start: int, count: int) -> bytes:
-    """The file with ``count`` bytes from ``start`` zeroed and every marker still in place."""
+    """The file with ``count`` bytes from ``start`` lost (a JPEG's) or zeroed (a PNG's), every
+    marker still in place."""
+    if data[:2] == b"\xff\xd8":
+        return data[:start] + data[start + count :]
     return data[:start] + bytes(count) + data[start + count :]
 
 
@@ -121,6 +124,39 @@ def test_a_photo_damaged_inside_is_refused_and_the_decoder_says_nothing(tmp_path
     assert last.startswith(f"vision.errors.ImageError: hurt{suffix}: the image file is damaged (")
     assert "Corrupt JPEG" not in run.stderr.replace(last, "")
     assert "libpng" not in run.stderr.replace(last, "")
+
+
+def test_bytes_padded_before_a_jpegs_end_marker_are_no_damage(tmp_path):
+    # Some cameras and editors write them; libjpeg says "Corrupt JPEG data: 96 extraneous
+    # bytes before marker 0xd9" and decodes the photo byte for byte as without them.
+    data = _noise(".jpg")
+    padded = tmp_path / "padded.jpg"
+    padded.write_bytes(data[:-2] + bytes(100) + data[-2:])
+    whole = tmp_path / "whole.jpg"
+    whole.write_bytes(data)
+    assert (load_image(padded) == load_image(whole)).all()
+
+
+def test_nothing_is_caught_while_another_thread_runs(capfd):
+    # The standard error is the process's: in the table app a camera thread's decoder could
+    # speak during a photo's decode and have the photo refused.
+    import os
+    import threading
+
+    from vision import decoder_messages
+
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        complaints: list[str] = []
+        with decoder_messages.caught(complaints):
+            os.write(2, b"Corrupt JPEG data: premature end of data segment\n")
+    finally:
+        stop.set()
+        other.join()
+    assert complaints == []
+    assert "premature end of data segment" in capfd.readouterr().err
 
 
 def test_lines_not_the_decoders_are_written_on_and_warnings_dropped(capfd):

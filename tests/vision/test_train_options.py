@@ -208,8 +208,12 @@ def test_classes_a_model_cannot_name_are_refused_before_training(tmp_path):
 
 def test_a_gpu_the_machine_has_not_is_one_line(tmp_path):
     data = tmp_path / "data"
-    for split in ("train", "val"):
+    for split in ("train", "valid"):  # a Roboflow export's validation folder is valid/
         (data / split / "1m").mkdir(parents=True)
     result = tilescore("train", "classifier", "--data", data, "--device", "7")
     assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
     assert "--device 7: no GPU 7 here" in result.stderr
+    from vision.training.cli import _check_device
+
+    for device in ("cpu", "CPU", "cuda:0", "mps", "-1"):  # ultralytics' own words: its to check
+        _check_device(device)

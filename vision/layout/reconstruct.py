@@ -81,11 +81,11 @@ def reconstruct(
     rows = [row for row in rows if row]
     assignment = assign(rows, frame)
     if _size_off(assignment, variant) and holds_pieces([t.code or "" for t in rest]):
-        # Four alike soldiers and a 將 apart are a whole xiangqi hand (兵卒襲將), not a kong and
-        # a tile. Pieces only: in a mahjong hand short of a tile, a kong taken for the row
-        # could make the count fit with its row's rest read as a meld.
+        # Four alike soldiers and a 將 apart are a whole xiangqi hand (將帥領兵, 兵卒襲將), not a
+        # kong and a tile. That hand only: a kong with its pair's other piece missed also fits
+        # the count read so, and would lose the word that a piece is missing.
         as_row = assign(rows, frame, melds_too=True)
-        if _size_off(as_row, variant) == 0:
+        if _size_off(as_row, variant) == 0 and _soldiers_and_a_general(as_row):
             assignment = as_row
     if _short(assignment, variant):
         mended = assign(rows, frame, mend_gaps=True)
@@ -226,6 +226,22 @@ def _short(assignment: Assignment, variant: str | None) -> bool:
     """Whether the hand as assigned has fewer tiles than its variant's hand: then a tile was
     missed, and its gap may have cut the row."""
     return (_size_off(assignment, variant) or 0) > 0
+
+
+def _soldiers_and_a_general(assignment: Assignment) -> bool:
+    """Whether the hand is four alike soldiers and a general (將 or 帥), with no meld."""
+    codes = sorted(t.code or "" for t in assignment.concealed)
+    return (
+        not assignment.meld_runs
+        and len(codes) == 5
+        and codes[0] in GENERALS
+        and codes[1] == codes[4]
+        and codes[1] in SOLDIERS
+    )
+
+
+GENERALS = ("1b", "1r")  # 將 帥
+SOLDIERS = ("7b", "7r")  # 卒 兵
 
 
 def _size_off(assignment: Assignment, variant: str | None) -> int | None:

@@ -252,7 +252,9 @@ def _check_data_kind(data: Path, model: str) -> None:
     """A detector learns from a YOLO data.yaml, a classifier from a folder of class folders:
     the other kind would fail inside ultralytics, in a page of its traceback."""
     if model == "classifier":
-        for split in ("train", "val"):
+        # ultralytics validates on val/, else validation/ or valid/ (a Roboflow export's).
+        given = [name for name in VALIDATION_FOLDERS if (data / name).is_dir()]
+        for split in ("train", given[0] if given else "val"):
             folder = data / split
             classes = (
                 sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
@@ -269,6 +271,10 @@ def _check_data_kind(data: Path, model: str) -> None:
         )
     else:
         _check_data_yaml(data)
+
+
+VALIDATION_FOLDERS = ("val", "validation", "valid")
+"""The names ultralytics takes for a classify build's validation split, in its order."""
 
 
 def _check_data_yaml(data: Path) -> None:
@@ -325,15 +331,12 @@ def _check_box_labels(data: Path, images: Path, classes: int) -> None:
 
 
 def _check_device(device: str) -> None:
-    """``cpu``, or GPU indices this machine has: ultralytics finds out after loading torch and
-    the data, in its own traceback."""
-    if device == "cpu":
-        return
+    """GPU indices (0, or 0,1) this machine has: ultralytics finds a missing one after loading
+    torch and the data, in its own traceback. Its other words for a device (cpu, cuda:0, mps,
+    -1 for an idle GPU) are its own to check."""
     indices = device.split(",")
     if not all(i.strip().isdigit() for i in indices):
-        raise TilescoreError(
-            f"--device must be cpu or GPU indices such as 0 or 0,1, not {device!r}"
-        )
+        return
     import torch
 
     count = torch.cuda.device_count()
