@@ -4,6 +4,7 @@ Also writes a screenshot of each screen to docs/images/ (set TILESCORE_SCREENSHO
 """
 
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -388,11 +389,12 @@ def test_fit_the_reader_to_the_set_on_the_scoreboard(tmp_path, camera, browser):
         process.wait(timeout=10)
 
 
-def test_a_riichi_limit_hand_names_the_player_liable_for_it(server, browser):
-    # A riichi table where South wins on East's discard; the photo's hand is typed over.
+def _riichi_result(server, browser, events=()):
+    """A riichi table where South wins on East's discard: the page, its photo scored."""
+    context = {"variant": "riichi", "seat_wind": "S", "self_draw": False, "discarder": "E"}
     said = urllib.request.Request(
         server + "api/context",
-        data=b'{"variant": "riichi", "seat_wind": "S", "self_draw": false, "discarder": "E"}',
+        data=json.dumps({**context, "events": list(events)}).encode(),
         headers={"Content-Type": "application/json"},
     )
     urllib.request.urlopen(said, timeout=10)
@@ -401,6 +403,11 @@ def test_a_riichi_limit_hand_names_the_player_liable_for_it(server, browser):
     page.wait_for_selector("#next-hand:has-text('Next hand')")
     page.click("#score-button")
     page.wait_for_selector("#result.active #overlay rect")
+    return page
+
+
+def test_a_riichi_limit_hand_names_the_player_liable_for_it(server, browser):
+    page = _riichi_result(server, browser)  # the photo's hand is typed over
     assert page.locator("#pao-label").is_hidden()  # no limit hand: nobody is asked
     page.click("#edit-reading summary")
     # 大三元 won on the photo's winning tile (3s): 白 and 發 called, 中 concealed; no flowers.
@@ -425,18 +432,7 @@ def test_a_riichi_limit_hand_names_the_player_liable_for_it(server, browser):
 
 
 def test_riichi_sticks_on_the_table_go_to_the_winner_from_who_put_them_there(server, browser):
-    said = urllib.request.Request(
-        server + "api/context",
-        data=b'{"variant": "riichi", "seat_wind": "S", "self_draw": false, "discarder": "E",'
-        b' "events": ["riichi"]}',
-        headers={"Content-Type": "application/json"},
-    )
-    urllib.request.urlopen(said, timeout=10)
-    page = _page(browser, viewport={"width": 1280, "height": 800})
-    page.goto(server)
-    page.wait_for_selector("#next-hand:has-text('Next hand')")
-    page.click("#score-button")
-    page.wait_for_selector("#result.active #overlay rect")
+    page = _riichi_result(server, browser, events=["riichi"])
     page.click("#edit-reading summary")
     page.fill("#edit-hand", "234567m222p34555s")  # won on the photo's winning tile, 3s
     page.fill("#edit-melds", "")

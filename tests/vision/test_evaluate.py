@@ -379,9 +379,9 @@ def test_a_photo_resized_since_it_was_labelled_is_judged_by_its_label(tmp_path, 
     assert f"its label is for a {label['width']}x{label['height']} photo, this one is" in err
 
 
-def test_a_photo_that_cannot_be_read_is_said_and_the_others_judged(tmp_path, capsys):
-    # It stopped the whole run at the first damaged photo; now that one is said on stderr,
-    # left out of every figure, and the exit status says a photo was left out.
+def _example_labels(tmp_path):
+    """Labels of both example photos, and a photos folder holding the pinghu one only; and
+    where the examples are."""
     from tests.cli_run import REPO
 
     source = REPO / "examples" / "photos"
@@ -391,6 +391,13 @@ def test_a_photo_that_cannot_be_read_is_said_and_the_others_judged(tmp_path, cap
     for name in ("taiwan-pinghu", "taiwan-melds"):
         (labels / f"{name}.json").write_text((source / f"{name}.json").read_text())
     (photos / "taiwan-pinghu.jpg").write_bytes((source / "taiwan-pinghu.jpg").read_bytes())
+    return labels, photos, source
+
+
+def test_a_photo_that_cannot_be_read_is_said_and_the_others_judged(tmp_path, capsys):
+    # It stopped the whole run at the first damaged photo; now that one is said on stderr,
+    # left out of every figure, and the exit status says a photo was left out.
+    labels, photos, source = _example_labels(tmp_path)
     (photos / "taiwan-melds.jpg").write_bytes((source / "taiwan-melds.jpg").read_bytes()[:5000])
     argv = ["evaluate", "--labels", str(labels), "--photos", str(photos), "--json"]
     assert main(argv) == 1
@@ -414,13 +421,7 @@ def test_a_record_is_written_only_for_the_whole_set(tmp_path, capsys):
     models = tmp_path / "models"
     shutil.copytree(REPO / "models", models, ignore=shutil.ignore_patterns("*.pt", "candidates"))
     before = {p.name: p.read_bytes() for p in models.glob("*.json")}
-    source = REPO / "examples" / "photos"
-    labels, photos = tmp_path / "labels", tmp_path / "photos"
-    labels.mkdir()
-    photos.mkdir()
-    for name in ("taiwan-pinghu", "taiwan-melds"):
-        (labels / f"{name}.json").write_text((source / f"{name}.json").read_text())
-    (photos / "taiwan-pinghu.jpg").write_bytes((source / "taiwan-pinghu.jpg").read_bytes())
+    labels, photos, source = _example_labels(tmp_path)
     argv = ["evaluate", "--labels", str(labels), "--photos", str(photos), "--models", str(models)]
     assert main([*argv, "--record", "mine"]) == 1  # a photo not there: nothing recorded
     assert "not recorded as mine: 1 of 2 photos were not read" in capsys.readouterr().err
