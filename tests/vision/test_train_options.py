@@ -113,7 +113,7 @@ def test_a_save_period_below_one_epoch_is_refused_in_one_line(tmp_path):
         ("--hours", "-1", "must be more than 0, not -1"),
         ("--hours", "nan", "must be more than 0, not nan"),
         ("--per-class", "-1", "must be 1 or more, not -1"),
-        ("--workers", "-2", "must be 1 or more, not -2"),
+        ("--workers", "-2", "must be 0 or more, not -2"),
     ],
 )
 def test_numbers_no_run_can_take_are_refused_in_one_line(tmp_path, option, value, said):

@@ -230,18 +230,14 @@ def _short(assignment: Assignment, variant: str | None) -> bool:
 
 def _soldiers_and_a_general(assignment: Assignment) -> bool:
     """Whether the hand is four alike soldiers and a general (將 or 帥), with no meld."""
-    codes = sorted(t.code or "" for t in assignment.concealed)
-    return (
-        not assignment.meld_runs
-        and len(codes) == 5
-        and codes[0] in GENERALS
-        and codes[1] == codes[4]
-        and codes[1] in SOLDIERS
-    )
+    from scoring.variants.xiangqi_shapes import GENERAL, SOLDIER
 
-
-GENERALS = ("1b", "1r")  # 將 帥
-SOLDIERS = ("7b", "7r")  # 卒 兵
+    pieces = [t.tile for t in assignment.concealed]
+    if assignment.meld_runs or len(pieces) != 5 or not all(p and p.is_piece for p in pieces):
+        return False
+    soldiers = [p for p in pieces if p and p.number == SOLDIER]
+    generals = [p for p in pieces if p and p.number == GENERAL]
+    return len(generals) == 1 and len(soldiers) == 4 and len({p.suit for p in soldiers}) == 1
 
 
 def _size_off(assignment: Assignment, variant: str | None) -> int | None:

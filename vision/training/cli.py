@@ -67,7 +67,13 @@ def counting(text: str) -> int:
 
 
 def not_negative(text: str) -> int:
-    number = counting(text) if text.strip() != "0" else 0
+    """A count that may be none (data-loading workers: 0 loads in the training process)."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {number}")
     return number
 
 
