@@ -35,8 +35,10 @@ class Variant:
     uses_flowers: ClassVar[bool] = False
     uses_pieces: ClassVar[bool] = False
     uses_pao: ClassVar[bool] = False
-    uses_riichi_sticks: ClassVar[bool] = False
-    """Whether sticks players put on the table when declaring riichi (供託) go to a winner."""
+    riichi_counters: ClassVar[bool] = False
+    """Whether the rule set counts riichi's own: dora indicators (懸賞), 本場 (honba) and the
+    sticks players put on the table declaring riichi (供託). The others refuse them: taken
+    without a word, a table that set them would think them scored."""
     dealer_repeats: ClassVar[bool] = True
     """Whether a dealer who wins deals again (連莊); 明將 plays 冇冧莊, every hand passing it."""
     """Whether a hand may name the seat liable for a limit hand it fed (``pao``, 役滿包)."""
@@ -160,6 +162,19 @@ class Variant:
                 raise HandError(f"discarder {ctx.discarder} is the winner's own seat")
             if ctx.self_draw:
                 raise HandError("a self-drawn win has no discarder")
+        if not self.riichi_counters:
+            counted = [
+                name
+                for name, given in (
+                    ("dora indicators", ctx.dora_indicators or ctx.ura_dora_indicators),
+                    ("honba (本場)", ctx.honba),
+                    ("riichi sticks (供託)", ctx.riichi_sticks),
+                )
+                if given
+            ]
+            if counted:
+                streak = "; its dealer's streak is dealer_streak" if ctx.honba else ""
+                raise HandError(f"{counted[0]} are not counted in {self.name}{streak}")
         if ctx.pao is not None:
             if not self.uses_pao:
                 raise HandError(f"pao (役滿包) is not used in {self.name}")

@@ -109,7 +109,14 @@ def check_context(given: Any, base: Mapping[str, Any]) -> dict[str, Any]:
             out[key] = context_value(key, value, variant)
     if changed:
         # What was said for the old rule set and not now: kept where the new one takes it.
-        for key in ("events", "players", "pao", "riichi_sticks_by"):
+        for key in (
+            "events",
+            "players",
+            "pao",
+            "riichi_sticks_by",
+            "dora_indicators",
+            "ura_dora_indicators",
+        ):
             if key in base and key not in given and not _fits(key, base[key], variant):
                 good = _good_parts(key, base[key], variant)
                 out[key] = DEFAULT_CONTEXT.get(key) if good is None else good
@@ -178,6 +185,8 @@ def context_value(key: str, value: Any, variant_name: str) -> Any:
             tiles += len(tiles_from_text(part))  # a bad code: its one-line TileError
             if tiles > MAX_INDICATORS:  # kept with every hand after: no megabyte of them
                 raise TilescoreError(f"{key} has at most {MAX_INDICATORS} tiles")
+        if tiles and not variant.riichi_counters:
+            raise TilescoreError(f"{key} (懸賞) are not used in {variant.name}")
         return value
     raise TilescoreError(f"unknown context key {key!r}")
 
@@ -315,7 +324,7 @@ def _sticks_by(value: Any, variant: Any) -> dict[str, int] | None:
         raise TilescoreError(
             f"riichi_sticks_by must be an object of seat: sticks, got {shown(value)}"
         )
-    if value and not variant.uses_riichi_sticks:
+    if value and not variant.riichi_counters:
         raise TilescoreError(f"riichi sticks (供託) are not used in {variant.name}")
     out = {}
     for seat, count in value.items():

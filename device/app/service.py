@@ -395,7 +395,7 @@ def variants_json() -> dict[str, Any]:
             "pieces": variant.uses_pieces,
             "flowers": variant.uses_flowers,
             "pao": variant.uses_pao,
-            "sticks": variant.uses_riichi_sticks,
+            "sticks": variant.riichi_counters,
         }
     return out
 

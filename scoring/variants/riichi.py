@@ -99,7 +99,7 @@ class Riichi(Variant):
     events = EVENTS
     options = OPTIONS
     uses_pao = True  # 004: 確定役滿包
-    uses_riichi_sticks = True
+    riichi_counters = True
 
     # --- checks -------------------------------------------------------------------------------
 

@@ -301,6 +301,17 @@ def test_a_run_of_draws_ends_with_the_hand_it_came_before(hand_client):
     assert hand_client.get("/api/context").get_json()["rules"]["draws_in_a_row"] == 1
 
 
+def test_riichi_counters_go_with_a_move_to_a_rule_set_without_them(hand_client):
+    # Taiwan took dora without a word (a table that set them thought them scored); kept after a
+    # move from riichi, they would now refuse every hand.
+    assert hand_client.post("/api/context", json={"dora_indicators": ["3m"]}).status_code == 400
+    hand_client.post("/api/context", json={"variant": "riichi", "dora_indicators": ["3m"]})
+    moved = hand_client.post("/api/context", json={"variant": "taiwan"}).get_json()
+    assert not moved.get("dora_indicators")
+    hand = _typed_hand(hand_client)
+    assert hand["result"]["winning"], hand["result"]
+
+
 def test_undo_puts_the_streak_back(hand_client):
     _typed_hand(hand_client)
     assert hand_client.get("/api/context").get_json()["dealer_streak"] == 1

@@ -375,8 +375,8 @@ def test_context_changes_sent_together_are_all_kept(tmp_path):
     app = _app(tmp_path)
     rounds = [
         {"seat_wind": "S", "self_draw": False, "discarder": "W", "events": ["last_tile"]},
-        {"rules": {"base": 50}, "riichi_sticks": 0, "dora_indicators": ["3m"]},
-        {"ura_dora_indicators": ["4m"], "dealer": True, "players": 4, "dealer_streak": 3},
+        {"rules": {"base": 50}, "riichi_sticks": 0, "dora_indicators": []},
+        {"ura_dora_indicators": [], "dealer": True, "players": 4, "dealer_streak": 3},
         {"round_wind": "S"},
     ]
     sent = {k: v for part in rounds for k, v in part.items()}

@@ -125,6 +125,18 @@ def test_what_the_items_do_not_say_is_said_under_the_total():
     assert "No one pays" not in paid.stdout and "N pays E" in paid.stdout
 
 
+def test_riichi_counters_are_refused_where_they_are_not_counted():
+    # Taken without a word, a table that gave them thought them scored.
+    hand = ["--hand", "123456789m111222z77z", "--win", "2z", "--self-draw"]
+    for option, said in (
+        (["--dora", "1m"], "dora indicators are not counted in taiwan"),
+        (["--honba", "2"], "its dealer's streak is dealer_streak"),
+        (["--riichi-sticks", "1"], "riichi sticks (供託) are not counted in taiwan"),
+    ):
+        run = tilescore("score", "--variant", "taiwan", *hand, *option)
+        assert run.returncode == 2 and said in run.stderr, run.stderr
+
+
 def test_bad_input_is_one_line_without_traceback():
     run = tilescore("score", "--hand", "123x", "--win", "1m")
     assert run.returncode == 2
