@@ -80,13 +80,27 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _labelled(store: LabelStore) -> list[tuple[Path, dict[str, Any]]]:
-    """(photo, label) for every photo with a label; a malformed label file is an error naming it."""
-    return [
-        (store.photo_path(name), label)
-        for name in store.photo_names()
-        if (label := store.load(name)) is not None
-    ]
+def _labelled(store: LabelStore, checked_only: bool = False) -> list[tuple[Path, dict[str, Any]]]:
+    """(photo, label) for every photo with a label; a malformed label file, or one of a photo
+    since replaced, is an error naming it. ``checked_only``: the labels a person marked done,
+    not the models' proposals a page wrote on opening a photo (said on stderr)."""
+    found = []
+    proposed = 0
+    for name in store.photo_names():
+        label = store.load(name)
+        if label is None:
+            continue
+        if checked_only and label.get("status", "done") != "done":
+            proposed += 1
+            continue
+        store.check_size(name, label)
+        found.append((store.photo_path(name), label))
+    if proposed:
+        print(
+            f"left out {proposed} label(s) nobody marked done (the models' proposals)",
+            file=sys.stderr,
+        )
+    return found
 
 
 def _export(store: LabelStore, kind: str, out: Path | None, seed: int) -> int:
@@ -109,7 +123,9 @@ def _export(store: LabelStore, kind: str, out: Path | None, seed: int) -> int:
             f"--out {out} is not empty: give a new or empty folder (files left there would be "
             f"mixed into the {kind} export)"
         )
-    done = _labelled(store)
+    # Label Studio takes the proposals too, as pre-annotations to check there; the training
+    # exports only what a person checked.
+    done = _labelled(store, checked_only=kind != "labelstudio")
     try:
         if kind == "yolo":
             count = label_export.export_yolo(done, out, seed)
@@ -205,6 +221,7 @@ def _imported(
     label = (existing or {}) | given
     try:
         clean = validate_label(name, label)
+        store.check_size(name, clean)  # a task of another size of the photo: boxes scaled wrong
     except TilescoreError as error:
         raise TilescoreError(f"{path}: {name}: {error}") from None
     return clean, len(existing["tiles"]) if existing else 0
@@ -213,7 +230,7 @@ def _imported(
 def _report(store: LabelStore, as_json: bool) -> int:
     from datasets import label_export
 
-    summary = label_export.report(_labelled(store))
+    summary = label_export.report(_labelled(store, checked_only=True))
     if as_json:
         print(json.dumps(summary, ensure_ascii=False))
         return 0

@@ -12,9 +12,9 @@ from typing import Any
 from flask import Flask, Response, jsonify, request, send_file, send_from_directory
 from werkzeug.exceptions import HTTPException
 
-from device.labels import LabelStore
+from device.labels import LabelStore, StaleLabelError
 from scoring import strict_json
-from scoring.errors import TilescoreError
+from scoring.errors import TilescoreError, shown
 from scoring.tiles import ALL_TILES
 
 STATIC = Path(__file__).parent / "app" / "static"
@@ -22,6 +22,8 @@ STATIC = Path(__file__).parent / "app" / "static"
 # (413) before it is read into memory.
 MAX_BODY = 1024 * 1024
 log = logging.getLogger(__name__)
+SHOWN_AS_PNG = (".tif", ".tiff")
+"""Photo formats the labels page reads that no browser shows: sent to it as PNG."""
 
 
 def create_label_app(store: LabelStore, models_dir: Path | None) -> Flask:
@@ -57,7 +59,7 @@ def create_label_app(store: LabelStore, models_dir: Path | None) -> Flask:
 
     @app.errorhandler(TilescoreError)
     def user_error(error: TilescoreError) -> Any:
-        return jsonify(error=str(error)), 400
+        return jsonify(error=str(error)), 409 if isinstance(error, StaleLabelError) else 400
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:
@@ -89,18 +91,34 @@ def create_label_app(store: LabelStore, models_dir: Path | None) -> Flask:
 
     @app.get("/api/photos/<name>/image")
     def photo(name: str) -> Any:
-        # absolute: Flask resolves a relative path against the package folder, not the cwd
-        return send_file(store.photo_path(name).resolve())
+        path = store.photo_path(name).resolve()  # absolute: Flask reads relative to itself
+        if path.suffix.lower() in SHOWN_AS_PNG:  # no browser shows a TIFF
+            import cv2
+
+            from vision.images import load_image
+
+            _ok, png = cv2.imencode(".png", load_image(path))
+            return Response(png.tobytes(), mimetype="image/png")
+        return send_file(path)
 
     @app.get("/api/photos/<name>/label")
     def get_label(name: str) -> Any:
-        return jsonify(store.load(name) or propose(name))
+        label = store.load(name)
+        if label is not None:
+            store.check_size(name, label)
+        label = label or propose(name)
+        # The version goes back with each save: a save from an older read is refused.
+        return jsonify({**label, "version": store.version(name)})
 
     @app.put("/api/photos/<name>/label")
     def put_label(name: str) -> Any:
         # strict_json, not Flask's reader: a body nested thousands deep is a 400 here, not a
         # RecursionError (500), and NaN is no number.
         label = strict_json.loads(request.get_data(), "the label sent")
-        return jsonify(store.save(name, label))
+        read_as = label.pop("version", None) if isinstance(label, dict) else None
+        if read_as is not None and not isinstance(read_as, str):
+            raise TilescoreError(f"version must be text, got {shown(read_as)}")
+        clean = store.save(name, label, read_as)
+        return jsonify({**clean, "version": store.version(name)})
 
     return app

@@ -9,6 +9,7 @@ a path as given.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -24,6 +25,11 @@ from vision.labels import (
     check_label,
     read_label_file,
 )
+
+
+class StaleLabelError(TilescoreError):
+    """A save made from a label that has changed on disk since it was read (another tab, an
+    import): refused, not written over the newer one."""
 
 
 class LabelStore:
@@ -42,7 +48,11 @@ class LabelStore:
             ) from None
 
     def photo_names(self) -> list[str]:
-        return sorted(p.name for p in self.photos.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
+        return sorted(
+            p.name
+            for p in self.photos.iterdir()
+            if p.suffix.lower() in PHOTO_SUFFIXES and p.is_file()  # a folder named x.jpg is none
+        )
 
     def photo_path(self, name: str) -> Path:
         if name not in self.photo_names():
@@ -68,11 +78,41 @@ class LabelStore:
             return None
         return read_label_file(path)
 
-    def save(self, name: str, label: Any) -> dict[str, Any]:
-        """Validate what a client sent (anything JSON) and write it; returns the clean label."""
+    def save(self, name: str, label: Any, read_as: str | None = None) -> dict[str, Any]:
+        """Validate what a client sent (anything JSON) and write it; returns the clean label.
+        ``read_as``: the ``version`` of the label the edit was made on, which must still be the
+        file's (two tabs on one photo: the second save wrote over the first's work)."""
         clean = validate_label(name, label)
-        write_json_atomically(self.label_path(name), clean)
+        path = self.label_path(name)
+        if read_as is not None and read_as != self.version(name):
+            raise StaleLabelError(
+                f"the label of {name} was changed elsewhere since this page opened it (another "
+                "tab, an import): open the photo again; this change is not saved"
+            )
+        write_json_atomically(path, clean)
         return clean
+
+    def version(self, name: str) -> str:
+        """What the label file holds, in a few characters: changed by any write."""
+        path = self.label_path(name)
+        try:
+            return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+        except FileNotFoundError:
+            return "none"
+
+    def check_size(self, name: str, label: dict[str, Any]) -> None:
+        """A label's size must be its photo's: a photo replaced under its name (a reused camera
+        file name, a resized copy) would get the old boxes, drawn and taught on other pixels."""
+        from vision.images import load_photo
+
+        photo = load_photo(self.photo_path(name))
+        said = (label.get("width"), label.get("height"))
+        if said != (photo.width, photo.height):
+            raise LabelError(
+                f"the label of {name} is of a {said[0]}x{said[1]} photo, and {name} is "
+                f"{photo.width}x{photo.height}: the photo was replaced or resized since it was "
+                "labelled (put it back, or delete its label and label it again)"
+            )
 
     def summary(self) -> list[dict[str, Any]]:
         """The page's photo list. A label file that cannot be read is listed as ``broken``
@@ -127,9 +167,12 @@ def _clean_tile(tile: dict[str, Any]) -> dict[str, Any]:
     code = None if face_down else tile.get("code")
     if code not in (None, IGNORED_CODE):
         code = tile_from_code(code).code
+    box = [round(float(v), 1) for v in tile["box"]]
+    if box[2] <= box[0] or box[3] <= box[1]:  # written so, the file could not be read back
+        raise LabelError(f"box {tile['box']} is thinner than a tenth of a pixel")
     return {
         "code": code,
-        "box": [round(float(v), 1) for v in tile["box"]],
+        "box": box,
         "face_down": face_down,
         "rotated": tile.get("rotated", False),
     }
@@ -141,6 +184,9 @@ def write_json_atomically(path: Path, data: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
     try:
+        # mkstemp makes the file 0600: a label shared with the service that reads it (serve,
+        # evaluate as another user) kept the old file's mode, or a plain file's.
+        os.fchmod(handle, path.stat().st_mode & 0o777 if path.exists() else 0o644)
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             json.dump(data, out, ensure_ascii=False, indent=1)
             out.flush()

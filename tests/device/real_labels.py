@@ -1,6 +1,8 @@
 """A labelling folder for the robustness tests: two real label files (1536 x 2048, with notes
-and a tile set) beside small stand-in photos, and how the tests run `tilescore label` on it."""
+and a tile set) beside flat stand-in photos of that size, and how the tests run `tilescore label`
+on it."""
 
+import json
 import shutil
 from pathlib import Path
 
@@ -13,12 +15,15 @@ NAMES = ("IMG_3085", "IMG_3086")
 
 def labelling_folder(root: Path) -> Path:
     """ROOT/photos and ROOT/labels; nothing reads the stand-in photos' pixels but the yolo and
-    crops exports, which read whatever is there."""
+    crops exports, which read whatever is there. Each is its label's size, as a label's photo
+    must be."""
     photos, labels = root / "photos", root / "labels"
     photos.mkdir()
     labels.mkdir()
     for name in NAMES:
-        cv2.imwrite(str(photos / f"{name}.jpg"), np.full((64, 48, 3), 180, np.uint8))
+        label = json.loads((REAL / f"{name}.json").read_text())
+        flat = np.full((label["height"], label["width"], 3), 180, np.uint8)
+        cv2.imwrite(str(photos / f"{name}.jpg"), flat)
         shutil.copy(REAL / f"{name}.json", labels / f"{name}.json")
     return root
 

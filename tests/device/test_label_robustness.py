@@ -318,7 +318,7 @@ def test_the_real_command_prints_no_traceback(folder, tmp_path):
 
 def test_label_studio_tasks_carry_the_photo_size_when_the_label_has_none(folder):
     photo = folder / "photos" / "IMG_3085.jpg"
-    label = {"tiles": [{"code": "1m", "box": [0, 0, 24, 32]}]}  # hand-made: no width, height
+    label = {"tiles": [{"code": "1m", "box": [0, 0, 768, 1024]}]}  # hand-made: no width, height
     (result,) = label_export.to_label_studio([(photo, label)])[0]["annotations"][0]["result"]
-    assert (result["original_width"], result["original_height"]) == (48, 64)
+    assert (result["original_width"], result["original_height"]) == (1536, 2048)
     assert (result["value"]["width"], result["value"]["height"]) == (50, 50)

@@ -336,15 +336,16 @@ def test_a_polygon_is_counted_and_said_not_dropped_in_silence(folder, tmp_path, 
 
 
 def test_a_turned_rectangle_comes_in_upright_and_is_said(folder, tmp_path, capsys):
-    # 10% x 5% of 1000 x 1000 at (50%, 50%), turned 90 degrees clockwise about its top-left
-    # corner: upright, it covers 50 pixels left of that corner and 100 below it.
+    # 10% x 5% of the 1536 x 2048 photo at (50%, 50%), turned 90 degrees clockwise about its
+    # top-left corner (768, 1024): upright, it covers 102.4 pixels left of that corner (5% of
+    # 2048) and 153.6 below it (10% of 1536).
     path = write_import(
-        tmp_path, rectangle(original=(1000, 1000), x=50, y=50, width=10, height=5, rotation=90)
+        tmp_path, rectangle(original=(1536, 2048), x=50, y=50, width=10, height=5, rotation=90)
     )
     assert main(label_cmd(folder, "--import", path)) == 0
     assert "1 turned box(es) imported as the upright box" in capsys.readouterr().err
     box = json.loads((folder / "labels" / "IMG_3085.json").read_text())["tiles"][0]["box"]
-    assert box == [450, 500, 500, 600]
+    assert box == [665.6, 1024, 768, 1177.6]
 
 
 def test_a_rotation_that_is_no_number_is_refused(folder, tmp_path, capsys):

@@ -138,6 +138,8 @@ def resolve_folders(labels: Path, photos: Path | None) -> tuple[Path, Path]:
     """
     from vision.labels import PHOTO_SUFFIXES
 
+    if labels.exists() and not labels.is_dir():
+        raise FineTuneError(f"label folder {str(labels)!r} is a file, not a folder")
     if not labels.is_dir():
         raise FineTuneError(f"label folder {str(labels)!r} does not exist")
     if photos is not None:
@@ -170,8 +172,12 @@ def collect_labels(
             found.skipped_proposed += 1
             continue
         photo = store.photo_path(name)
+        # Read as evaluate reads it, in either split: a box nobody named stopped a held-out
+        # photo and was dropped without a word from a training one.
+        checked = load_label(store.label_path(name))
+        store.check_size(name, label)  # boxes of a photo since replaced: taught on other pixels
         if split_of(photo.name, seed, HELD_OUT_SHARE) == "val":
-            found.held_out.append((photo, load_label(store.label_path(name))))
+            found.held_out.append((photo, checked))
         else:
             found.train.append((photo, label))
     files = len(list(labels_dir.glob("*.json")))

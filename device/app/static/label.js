@@ -82,6 +82,8 @@ async function open(name) {
   image.onload = () => {
     if (token !== opening) return;
     current = name;
+    versions.set(name, next.version);  // sent back with each save: one from an older read is refused
+    delete next.version;
     label = next;
     saved = copy(next);
     selected = -1;
@@ -100,6 +102,7 @@ async function open(name) {
 // Saves go out one at a time, in order, each with the photo it belongs to: a slow answer can
 // neither overwrite a newer edit nor land in another photo's file.
 const queue = new Map(); // photo -> label JSON not sent yet (only the newest counts)
+const versions = new Map(); // photo -> the label file's version this page last read or wrote
 let inflight = null;
 
 function save() {
@@ -118,9 +121,12 @@ async function flush() {
       const [name, body] = queue.entries().next().value;
       queue.delete(name);
       try {
+        const sent = JSON.stringify({ ...JSON.parse(body), version: versions.get(name) });
         const clean = await api(`/api/photos/${encodeURIComponent(name)}/label`, {
-          method: "PUT", headers: { "Content-Type": "application/json" }, body,
+          method: "PUT", headers: { "Content-Type": "application/json" }, body: sent,
         });
+        versions.set(name, clean.version);
+        delete clean.version;
         if (name === current) {
           saved = copy(clean);
           // take the server's tidy copy (rounded boxes) only if nothing changed meanwhile
