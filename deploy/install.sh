@@ -96,5 +96,8 @@ DESKTOP
 chown "$APP_USER" "$APP_HOME/.config/autostart/tilescore-kiosk.desktop"
 
 systemctl daemon-reload
-systemctl enable --now tilescore.service
+systemctl enable tilescore.service
+# restart, not start: on a reinstall the running app would keep serving the old code and unit
+# (its --camera, say) while pip replaced its files underneath it.
+systemctl restart tilescore.service
 echo "tilescore installed: the display shows it after the next login; http://localhost:8765/"

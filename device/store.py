@@ -156,6 +156,12 @@ class Store:
                 f"{self.path} is a folder, not the table's database: move it aside and start "
                 "again (a new database is made)"
             )
+        if self.path.exists() and not os.access(self.path, os.W_OK):
+            # A write transaction still begins on it in WAL mode: every hand failed after.
+            raise StoreError(
+                f"{self.path} cannot be written (read-only, or another user's: a sudo run's): "
+                "give it to the user the app runs as"
+            )
         try:
             with self._read() as db:
                 problems = [str(row[0]) for row in db.execute("PRAGMA quick_check")]

@@ -6,6 +6,7 @@ Kept apart from the web layer so the same steps run from tests without a browser
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,8 @@ class Reader:
         UNSAID_BACKS  # what the set's backs look like (serve --white-backs, --back-colour)
     )
     _pipeline: Any = field(default=None, init=False)
+    _pipelines: dict[str | None, Any] = field(default_factory=dict, init=False)
+    """The pipeline last loaded for each rule set's tables (their detectors differ)."""
     error: str | None = field(default=None, init=False)
 
     def pipeline(self, variant: str | None = None) -> Any:
@@ -42,22 +45,24 @@ class Reader:
         ``variant``'s tables if any. A fine-tune, an adaptation or a rollback
         while the app runs is read from the next photo on, with no restart (``load_pipeline``
         keeps the loaded pair while the metadata files are unchanged, so this costs a few file
-        checks a photo). If changed files cannot be loaded, the pair loaded before keeps
-        reading, and the display says why."""
+        checks a photo). If changed files cannot be loaded, the pair loaded before for that
+        rule set keeps reading, and the display says why; with none loaded for it, the photo is
+        not read (a xiangqi table read by the mahjong detector recorded tiles as pieces)."""
         from vision.pipeline import load_pipeline
 
         try:
-            self._pipeline = load_pipeline(self.models_dir, threads=self.threads, variant=variant)
+            loaded = load_pipeline(self.models_dir, threads=self.threads, variant=variant)
+            self._pipeline = self._pipelines[variant] = loaded
             self.error = None
         except TilescoreError as error:
-            if self._pipeline is None:
+            if variant not in self._pipelines:
                 self.error = str(error)
                 raise
             self.error = (
                 f"the models changed and cannot be loaded ({error}); "
                 "still reading with the ones loaded before"
             )
-        return self._pipeline
+        return self._pipelines[variant]
 
     def read(
         self, image: np.ndarray, red_fives: bool = True, variant: str | None = None
@@ -430,9 +435,14 @@ def decode_upload(data: bytes) -> np.ndarray:
     12-megapixel phone photo is read faster and kept at a quarter of the bytes."""
     from vision.images import decode_photo
 
-    image = decode_photo(data, "the uploaded photo").pixels
+    with _ONE_DECODE:  # six large uploads at once took 2.7 GB: a Pi's memory, and the app
+        image = decode_photo(data, "the uploaded photo").pixels
     check_photo_size(image, "the uploaded photo")
     return image
+
+
+_ONE_DECODE = threading.Lock()
+"""Uploads are decoded one at a time (each may take half a gigabyte for a moment)."""
 
 
 def dumps(value: Any) -> str:

@@ -153,7 +153,12 @@ def create_app(
         camera_turn=camera_turn,
     )
     app.config["STATE"] = state
-    state.still.switch(bool(state.store.get_setting(STILL_SETTING, False)))
+    try:
+        still = state.store.get_setting(STILL_SETTING, False)
+    except ValueError:  # kept damaged (by hand, an older version): off, as never set
+        log.warning("the saved still-hand setting cannot be read: it is off")
+        still = False
+    state.still.switch(still is True)
 
     @app.before_request
     def check_pin() -> Any:
@@ -179,7 +184,11 @@ def create_app(
     @app.errorhandler(413)
     def too_large(_: Any) -> Any:
         if request.path == "/api/upload":
-            return jsonify(error=f"photo larger than {MAX_UPLOAD_BYTES // 2**20} MB"), 413
+            if (request.content_length or 0) > MAX_UPLOAD_BYTES:
+                return jsonify(error=f"photo larger than {MAX_UPLOAD_BYTES // 2**20} MB"), 413
+            # Under the limit and still too large: a form field that is no file (the form
+            # parser keeps fields in memory, a few hundred kilobytes at most).
+            return jsonify(error="send the photo as a file in form field 'photo'"), 413
         return jsonify(error=f"request body larger than {MAX_JSON_BYTES // 2**20} MB"), 413
 
     @app.errorhandler(HTTPException)
@@ -781,13 +790,19 @@ def create_app(
             raise NoSuchHand(f"no hand {hand_id}") from None
 
     def _photo_size(hand_id: int) -> tuple[int, int]:
-        import cv2
+        """The kept photo's size, from its JPEG header: decoded whole for it, six views at once
+        took 3 GB on a 9000-pixel photo (the app writes its photos upright, with no EXIF)."""
+        from vision.images import header_size
 
         path = state.store.photo_path(hand_id)
-        image = cv2.imread(str(path)) if path else None
-        if image is None:
+        if path is None:
             return (0, 0)
-        return image.shape[1], image.shape[0]
+        try:
+            with open(path, "rb") as photo:  # the header lies in the first few kilobytes
+                size = header_size(photo.read(HEADER_BYTES))
+        except OSError:
+            size = None
+        return size or (0, 0)
 
     def _hand_view(hand: dict[str, Any], size: tuple[int, int] | None = None) -> dict[str, Any]:
         width, height = size or _photo_size(hand["id"])
@@ -823,6 +838,9 @@ def _writing_models(folder: Path, outcome: str = "") -> Any:
             f"cannot write the models folder {folder} ({error}){outcome}"
         ) from None
 
+
+HEADER_BYTES = 64 * 1024
+"""Enough of a kept JPEG to hold its size (its frame header comes before any pixel data)."""
 
 SESSION_KEYS = ("players", "variant")
 DEFAULT_PLAYERS = ["East", "South", "West", "North"]

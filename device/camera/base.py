@@ -57,6 +57,10 @@ def check_camera_spec(spec: str) -> None:
     _parse(spec, check_folder=True)
 
 
+MAX_USB_INDEX = 255
+"""More video devices than any machine has (/dev/video0 ... /dev/video255)."""
+
+
 def _parse(spec: str, check_folder: bool = False) -> tuple[str, int | Path | None]:
     kind, colon, arg = spec.partition(":")
     if kind == "pi" and not colon:
@@ -66,7 +70,7 @@ def _parse(spec: str, check_folder: bool = False) -> tuple[str, int | Path | Non
             index = int(arg or "0")
         except ValueError:
             index = -1
-        if index < 0:
+        if not 0 <= index <= MAX_USB_INDEX:  # past a C int, OpenCV fails on every frame
             raise CameraError(f"camera {spec!r}: usb needs a number, e.g. usb:0")
         return kind, index
     if kind == "dir":

@@ -451,3 +451,30 @@ def test_a_camera_folder_gone_while_the_app_runs_is_the_camera_not_the_disk(tmp_
         gone = client.get("/api/preview.jpg")
         assert gone.status_code == 503 and "No such file or directory" in gone.get_json()["error"]
         assert "No such file" in client.get("/api/status").get_json()["camera_error"]
+
+
+def test_a_second_app_on_one_data_folder_is_refused(tmp_path):
+    # Two apps' table settings written at the same moment lost one of them, 54 times in 60.
+    from device.app.cli import hold_data_dir
+
+    held = hold_data_dir(tmp_path)
+    with pytest.raises(TilescoreError, match="another tilescore serve is using the data folder"):
+        hold_data_dir(tmp_path)
+    held.close()  # the process ended: the folder is free
+    hold_data_dir(tmp_path).close()
+
+
+def test_a_database_the_app_cannot_write_is_refused_at_the_start(tmp_path, monkeypatch):
+    # In WAL mode a write transaction still began on a read-only file: every hand failed after.
+    import os
+
+    from device.store import Store, StoreError
+
+    Store(tmp_path)
+    real_access = os.access
+    database = str(tmp_path / "tilescore.sqlite3")
+    monkeypatch.setattr(
+        os, "access", lambda path, mode: False if str(path) == database else real_access(path, mode)
+    )
+    with pytest.raises(StoreError, match="cannot be written"):
+        Store(tmp_path)

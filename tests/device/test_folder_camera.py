@@ -80,6 +80,7 @@ def test_a_folder_that_is_a_file_or_goes_away_is_a_camera_error(tmp_path):
     [
         ("usb:abc", "usb needs a number"),
         ("usb:-1", "usb needs a number"),
+        ("usb:2147483648", "usb needs a number"),  # past a C int: OpenCV failed on every frame
         ("dir:", "dir needs a folder"),
         ("pi:0", "unknown camera 'pi:0'"),
         ("webcam", "unknown camera 'webcam'"),
