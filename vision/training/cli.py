@@ -12,6 +12,7 @@ import contextlib
 import json
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TypedDict
 
@@ -54,27 +55,26 @@ DEFAULTS: dict[str, Defaults] = {
 }
 
 
-def counting(text: str) -> int:
-    """A count argparse takes: a whole number, 1 or more (0 epochs, a batch of 0 or an input of
-    -32 pixels trained for the default or failed after minutes, in ultralytics' traceback)."""
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {number}")
-    return number
+def _at_least(least: int) -> Callable[[str], int]:
+    """An argparse type: a whole number, ``least`` or more."""
+
+    def whole(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if number < least:
+            raise argparse.ArgumentTypeError(f"must be {least} or more, not {number}")
+        return number
+
+    return whole
 
 
-def not_negative(text: str) -> int:
-    """A count that may be none (data-loading workers: 0 loads in the training process)."""
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if number < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {number}")
-    return number
+counting = _at_least(1)
+"""A count: 0 epochs, a batch of 0 or an input of -32 pixels trained for the default or failed
+after minutes, in ultralytics' traceback."""
+not_negative = _at_least(0)
+"""A count that may be none (data-loading workers: 0 loads in the training process)."""
 
 
 def positive(text: str) -> float:
