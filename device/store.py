@@ -16,6 +16,7 @@ import itertools
 import json
 import logging
 import os
+import shutil
 import sqlite3
 import tempfile
 import time
@@ -165,6 +166,11 @@ class Store:
         try:
             with self._read() as db:
                 problems = [str(row[0]) for row in db.execute("PRAGMA quick_check")]
+            if problems == ["ok"] and self.path.exists() and no_room(self.data_dir):
+                # The scores can be seen and exported (reads need no room); every hand saved
+                # says the disk is full. Stopped here, the display showed no scores at all.
+                log.warning("the disk of %s is full: no hand can be saved", self.data_dir)
+                return
             with self._write() as db:
                 db.execute("SELECT 1")
             with self._connect() as db:
@@ -224,15 +230,15 @@ class Store:
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
         """A connection that only reads, and reads on when the data folder turns read-only (a
-        memory card remounted after an error): SQLite cannot make WAL's shared-memory file
-        there, so the file is read as the unchanging file it has become, and the scores can
+        memory card remounted after an error) or its disk fills: SQLite cannot make WAL's
+        shared-memory file then, so the file is read as an unchanging file, and the scores can
         still be seen and exported. Not while the WAL file holds changes: they would be missed."""
         db = self._open()
         try:
             try:
                 db.execute("PRAGMA schema_version")  # opens the file
             except sqlite3.OperationalError:
-                if not self._frozen():
+                if not self._all_in_file():
                     raise
                 db.close()
                 db = sqlite3.connect(
@@ -243,11 +249,12 @@ class Store:
         finally:
             db.close()
 
-    def _frozen(self) -> bool:
-        """Whether the database lies in a folder no one can write, all of it in the file."""
+    def _all_in_file(self) -> bool:
+        """Whether all of the database is in its file (no change waits in the WAL file): it
+        can be read as it is, with no shared memory. Whether it cannot be written (a read-only
+        card) or has no room to (a full disk: SQLite's error there is a 'disk I/O error')."""
         wal = self.path.with_name(self.path.name + "-wal")
-        unwritten = wal.exists() and wal.stat().st_size > 0
-        return not os.access(self.data_dir, os.W_OK) and not unwritten
+        return not (wal.exists() and wal.stat().st_size > 0)
 
     # -- settings remembered between hands -------------------------------------------------
     def get_setting(self, key: str, default: Any = None) -> Any:
@@ -727,6 +734,19 @@ def _hand_json(row: sqlite3.Row) -> dict[str, Any]:
     for key in ("detections", "reading", "context", "result", "corrections", "state_before"):
         out[key] = json.loads(out[key])
     return out
+
+
+def no_room(folder: Path) -> bool:
+    """Whether the disk of ``folder`` has no room for a hand (a photo and its row)."""
+    try:
+        return shutil.disk_usage(folder).free < NO_ROOM_BYTES
+    except OSError:
+        return False
+
+
+NO_ROOM_BYTES = 1024 * 1024
+"""Less free space than a kept photo takes: the disk is full, whatever SQLite's error said
+(on a full disk it says "disk I/O error")."""
 
 
 def _write_atomically(path: Path, data: bytes) -> None:

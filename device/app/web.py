@@ -29,7 +29,7 @@ from device.app import edits, fixes, service
 from device.app.seats import chairs
 from device.app.still import StillWatch, not_a_win, same_layout
 from device.camera import CameraError, CameraSource, open_camera
-from device.store import SEATS, Store
+from device.store import SEATS, Store, no_room
 from scoring import result_notes, strict_json
 from scoring.errors import TilescoreError
 from scoring.tiles import ALL_TILES
@@ -206,6 +206,7 @@ def create_app(
         if unsaved is None:
             return jsonify(error=f"cannot read the data folder {data_dir} ({error})"), 503
         full = getattr(error, "errno", None) == errno.ENOSPC or "full" in str(error)
+        full = full or no_room(data_dir)  # SQLite says "disk I/O error" for a full disk
         if full:
             said = f"the disk is full: {unsaved}; free space and try again"
         elif _read_only(data_dir, error):

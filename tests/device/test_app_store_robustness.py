@@ -3,6 +3,7 @@ JSON object, requests at the same moment, a damaged or read-only data folder. No
 saved is lost or overwritten, and every refusal is one line (a JSON 400, 404, 413 or 507, or
 ``error:`` at the command line), never a traceback or a 500."""
 
+import contextlib
 import json
 import os
 import shutil
@@ -582,3 +583,38 @@ def test_a_data_folder_turned_read_only_still_answers_every_read(tmp_path):
             subprocess.run(["umount", data], check=True)
         assert client.get(f"/api/hands/{hand['id']}").get_json() == hand  # nothing half-saved
         assert len(client.get("/api/session").get_json()["hands"]) == 1
+
+
+def _small_disk(folder, megabytes=3):
+    """A tmpfs of ``megabytes`` mounted at ``folder``; skipped where this user may not mount."""
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("needs root to mount a small disk")
+    folder.mkdir(parents=True)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={megabytes}m", "tmpfs", folder], capture_output=True
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount here: {done.stderr.decode().strip()}")
+
+
+def test_a_full_disk_still_shows_the_scores_and_says_it_is_full(tmp_path):
+    # SQLite could not make its shared-memory file: every read was a 503, each write said
+    # "disk I/O error", and the app would not start again.
+    data = tmp_path / "data"
+    _small_disk(data)
+    try:
+        app = _app(tmp_path)
+        with app.test_client() as client:
+            hand = client.post("/api/score").get_json()
+            (data / "filler").write_bytes(b"")
+            with open(data / "filler", "wb") as filler, contextlib.suppress(OSError):
+                while True:
+                    filler.write(bytes(64 * 1024))
+            for url in ("/api/status", "/api/session", "/api/context", f"/api/hands/{hand['id']}"):
+                assert client.get(url).status_code == 200, (url, client.get(url).get_json())
+            said = _one_line(client.post("/api/context", json={"seat_wind": "S"}), 507)
+            assert said.startswith("the disk is full: the table settings were not saved"), said
+        with _app(tmp_path).test_client() as again:  # and it starts on the full disk
+            assert again.get("/api/session").get_json()["hands"][0]["id"] == hand["id"]
+    finally:
+        subprocess.run(["umount", data], check=True)
