@@ -312,82 +312,69 @@ def adapt(
     # Measuring graphs made from a checkpoint go to a scratch folder beside the models, not to
     # candidate/: a candidate a fine-tune kept there to look at stays until this adaptation has
     # one to put in its place (a failed one, too few tiles, deleted it).
-    scratch = Path(tempfile.mkdtemp(prefix=".adapt-", dir=settings.models_dir))
-    try:
-        return _adapt_in(settings, command, say, photos, current, models, scratch)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-
-
-def _adapt_in(
-    settings: AdaptSettings,
-    command: str | None,
-    say: Progress,
-    photos: Sequence[Path],
-    current: CurrentModel,
-    models: list[tuple[str, CurrentModel]],
-    scratch: Path,
-) -> dict[str, Any]:
-    """``adapt`` once its scratch folder is made."""
-    readers: list[_Reader] = []
-    skipped: list[str] = []
-    for role, model in models:
-        checkpoint = _checkpoint(model, settings.checkpoint if role == "classifier" else None)
-        meta = json.loads(model.classifier_meta.read_text("utf-8"))
-        try:
-            measure_path, folded = _measuring_files(
-                model.classifier_meta.parent / meta["onnx"],
-                model.imgsz,
-                checkpoint,
-                scratch,
-                say,
+    with tempfile.TemporaryDirectory(prefix=".adapt-", dir=settings.models_dir) as folder:
+        scratch = Path(folder)
+        readers: list[_Reader] = []
+        skipped: list[str] = []
+        for role, model in models:
+            checkpoint = _checkpoint(model, settings.checkpoint if role == "classifier" else None)
+            meta = json.loads(model.classifier_meta.read_text("utf-8"))
+            try:
+                measure_path, folded = _measuring_files(
+                    model.classifier_meta.parent / meta["onnx"],
+                    model.imgsz,
+                    checkpoint,
+                    scratch,
+                    say,
+                )
+            except AdaptError as cannot:
+                if role == "classifier":
+                    raise
+                skipped.append(f"{model.stem} left as it is: {cannot}")  # the classifier still can
+                continue
+            readers.append(_Reader(role, model, meta, checkpoint, measure_path, folded))
+        say(f"1/3 reading {len(photos)} photo{'s' * (len(photos) != 1)} with the current models")
+        table = table_crops(settings.models_dir, photos, settings.threads, say)
+        crops_of = {"classifier": table.crops, "pieces": table.piece_crops}
+        chosen = [reader for reader in readers if len(crops_of[reader.role]) >= MIN_CROPS]
+        if not chosen:
+            pieces = f" and {len(table.piece_crops)} pieces" if len(models) > 1 else ""
+            raise AdaptError(
+                f"the current models found {len(table.crops)} tiles{pieces} in "
+                f"{len(table.photos_read)} readable photo{'s' * (len(table.photos_read) != 1)}: "
+                f"adapting needs at least {MIN_CROPS} (photograph a few more hands of the set)"
             )
-        except AdaptError as cannot:
-            if role == "classifier":
-                raise
-            skipped.append(f"{model.stem} left as it is: {cannot}")  # the classifier still can
-            continue
-        readers.append(_Reader(role, model, meta, checkpoint, measure_path, folded))
-    say(f"1/3 reading {len(photos)} photo{'s' * (len(photos) != 1)} with the current models")
-    table = table_crops(settings.models_dir, photos, settings.threads, say)
-    crops_of = {"classifier": table.crops, "pieces": table.piece_crops}
-    chosen = [reader for reader in readers if len(crops_of[reader.role]) >= MIN_CROPS]
-    if not chosen:
-        pieces = f" and {len(table.piece_crops)} pieces" if len(models) > 1 else ""
-        raise AdaptError(
-            f"the current models found {len(table.crops)} tiles{pieces} in "
-            f"{len(table.photos_read)} readable photo{'s' * (len(table.photos_read) != 1)}: "
-            f"adapting needs at least {MIN_CROPS} (photograph a few more hands of the set)"
+        skipped += [
+            f"{reader.model.stem} left as it is: the photos show "
+            f"{len(crops_of[reader.role])} of the {MIN_CROPS} {reader.what} it needs"
+            for reader in readers
+            if reader not in chosen
+        ]
+        common = {
+            "photos": list(table.photos_read),
+            "unreadable": list(table.unreadable),
+            "skipped": skipped,
+            "share": settings.share,
+            "command": command or "tilescore " + " ".join(sys.argv[1:]),
+            "date": dt.date.today().isoformat(),
+        }
+        adapted = [
+            _adapt_reader(reader, crops_of[reader.role], common, settings, say) for reader in chosen
+        ]
+        say(f"3/3 installing the adapted {', '.join(reader.model.stem for reader in chosen)}")
+        previous = install(
+            current.classifier_meta.parent, *(reader.model.stem for reader in chosen)
         )
-    skipped += [
-        f"{reader.model.stem} left as it is: the photos show "
-        f"{len(crops_of[reader.role])} of the {MIN_CROPS} {reader.what} it needs"
-        for reader in readers
-        if reader not in chosen
-    ]
-    common = {
-        "photos": list(table.photos_read),
-        "unreadable": list(table.unreadable),
-        "skipped": skipped,
-        "share": settings.share,
-        "command": command or "tilescore " + " ".join(sys.argv[1:]),
-        "date": dt.date.today().isoformat(),
-    }
-    adapted = [
-        _adapt_reader(reader, crops_of[reader.role], common, settings, say) for reader in chosen
-    ]
-    say(f"3/3 installing the adapted {', '.join(reader.model.stem for reader in chosen)}")
-    previous = install(current.classifier_meta.parent, *(reader.model.stem for reader in chosen))
-    first = adapted[0]
-    return common | {
-        "tiles": sum(one["tiles"] for one in adapted),
-        "started_from": first["started_from"],
-        "checkpoint_adapted": first["checkpoint_adapted"],
-        "reads_changed": sum(one["reads_changed"] for one in adapted),
-        "model": first["model"],
-        "previous": str(previous),
-        "readers": adapted,
-    }
+        first = adapted[0]
+        return common | {
+            "tiles": sum(one["tiles"] for one in adapted),
+            "started_from": first["started_from"],
+            "checkpoint_adapted": first["checkpoint_adapted"],
+            "reads_changed": sum(one["reads_changed"] for one in adapted),
+            "model": first["model"],
+            "previous": str(previous),
+            "readers": adapted,
+        }
 
 
 def piece_reader_model(current: CurrentModel) -> CurrentModel:
