@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from device.app.seats import chairs
+from scoring.drawn_hands import DEAL_PASSES, DEALER_WINS, DealMove, Streak
 from scoring.errors import TilescoreError
 
 log = logging.getLogger(__name__)
@@ -404,19 +405,22 @@ class Store:
         context: dict[str, Any],
         result: dict[str, Any],
     ) -> None:
-        outcome = _dealer_outcome(context, result)
-        if outcome is None:
+        move = _dealer_outcome(context, result)
+        if move is None:
+            return
+        streak = {Streak.UP: state["streak"] + 1, Streak.SAME: state["streak"], Streak.RESET: 0}[
+            move.streak
+        ]
+        if move.dealer_stays:
+            db.execute("UPDATE sessions SET streak = ? WHERE id = ?", (streak, state["id"]))
             return
         players = len(json.loads(state["players"]))
-        if outcome == "stay":
-            db.execute("UPDATE sessions SET streak = streak + 1 WHERE id = ?", (state["id"],))
-            return
         turns = state["dealer_turns"] + 1
         round_wind = state["round_wind"] + (1 if turns >= players else 0)
         db.execute(
-            "UPDATE sessions SET dealer = ?, streak = 0, dealer_turns = ?, round_wind = ? "
+            "UPDATE sessions SET dealer = ?, streak = ?, dealer_turns = ?, round_wind = ? "
             "WHERE id = ?",
-            ((state["dealer"] + 1) % players, turns % players, round_wind, state["id"]),
+            ((state["dealer"] + 1) % players, streak, turns % players, round_wind, state["id"]),
         )
 
     def update_hand(
@@ -612,18 +616,28 @@ class Store:
             won_by = (
                 "self-draw" if context.get("self_draw") else named(context.get("discarder") or "?")
             )
+            if is_recorded_draw(hand):  # nobody won
+                winner_named, won_by = "", f"drawn ({result.get('reason', '')})"
+                note = "drawn hand; ready: " + (
+                    " ".join(map(named, result.get("ready", []))) or "none"
+                )
+            else:
+                winner_named = named(winner)
+                note = result.get("error") or (
+                    "" if result.get("winning") else "not a winning hand"
+                )
             writer.writerow(
                 [
                     hand["id"],
                     time.strftime("%Y-%m-%d %H:%M", time.localtime(hand["created"])),
                     result.get("variant", context.get("variant", "")),
                     hand["reading"].get("hand", ""),
-                    named(winner),
+                    winner_named,
                     won_by,
                     result.get("total", ""),
                     result.get("unit", ""),
                     payments,
-                    result.get("error") or ("" if result.get("winning") else "not a winning hand"),
+                    note,
                     len(hand["corrections"]),
                     hand["undone"],
                 ]
@@ -701,17 +715,26 @@ def _written_by_app(path: Path, photo: str, before: sqlite3.Row | None) -> bool:
     }
 
 
-def _dealer_outcome(context: dict[str, Any], result: dict[str, Any]) -> str | None:
-    """What a hand does to the deal (``Store._advance_dealer``): "stay" (the dealer won and
-    deals again), "pass" (the deal moves on), or None (nothing moves on its own).
+def is_recorded_draw(hand: dict[str, Any]) -> bool:
+    """Whether a kept hand is a drawn hand the table recorded (``/api/draw``): nobody won, and
+    there is no photo and no tile to correct. Its reading holds the draw as the table said it."""
+    return "draw" in (hand.get("reading") or {})
 
-    A hand nobody won moves nothing, whoever is said to have won it, and neither does a draw
-    scored as such (riichi's 流局滿貫): after a draw the table sets the streak and the deal
-    (the app cannot tell who was ready). A 明將 雞糊 under 方案一 is no end of the hand (it
-    goes on). Where the dealer never repeats (明將: 冇冧莊), every hand that ends passes the deal,
-    a dealer's win or a third 雞糊 (摸和) too."""
+
+def _dealer_outcome(context: dict[str, Any], result: dict[str, Any]) -> DealMove | None:
+    """What a hand does to the deal (``Store._advance_dealer``), or None where nothing moves on
+    its own.
+
+    A drawn hand the table recorded says its move (``deal``: its rule set's ``score_draw``). A
+    hand nobody won moves nothing, whoever is said to have won it, and neither does a draw
+    scored as a hand (riichi's 流局滿貫): the table records the draw after it, saying who was
+    ready. A 明將 雞糊 under 方案一 is no end of the hand (it goes on). Where the dealer never
+    repeats (明將: 冇冧莊), every hand that ends passes the deal, a dealer's win or a third 雞糊
+    (摸和) too."""
     from scoring.variant import find_variant
 
+    if "deal" in result:
+        return DealMove.from_json(result["deal"])
     if result.get("hand_continues"):
         return None
     try:
@@ -719,10 +742,10 @@ def _dealer_outcome(context: dict[str, Any], result: dict[str, Any]) -> str | No
     except TilescoreError:  # a hand kept with a rule set this version has not
         repeats = True
     if result.get("drawn") or result.get("hand_ends"):
-        return None if repeats else "pass"
+        return None if repeats else DEAL_PASSES
     if not result.get("winning"):
         return None
-    return "stay" if repeats and context.get("seat_wind", "E") == "E" else "pass"
+    return DEALER_WINS if repeats and context.get("seat_wind", "E") == "E" else DEAL_PASSES
 
 
 def _dump(value: Any) -> str:

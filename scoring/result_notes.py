@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from scoring.drawn_hands import DealMove, Streak
+
 
 def total_note(result: Mapping[str, Any]) -> str:
     """Beside the total: the limit where there is one (riichi's 符 then change nothing; a 明將
@@ -24,6 +26,8 @@ def notes(result: Mapping[str, Any]) -> list[str]:
     does the game go on."""
     lines = []
     unit = result.get("unit", "")
+    if "deal" in result:
+        lines.append(deal_note(result))
     if result.get("chicken"):
         line = f"雞糊 ({result['chicken']}): the win pays nothing"
         if result.get("fan_without_furiten"):
@@ -45,3 +49,22 @@ def notes(result: Mapping[str, Any]) -> list[str]:
         made_of = " + ".join(f"{part['name']} {part['amount']}" for part in parts)
         lines.append(f"基本點 {result['base_points']} = {made_of}")
     return lines
+
+
+STREAK_NOTES = {
+    Streak.UP: "one more in the streak",
+    Streak.SAME: "the streak stands",
+    Streak.RESET: "the streak starts again",
+}
+
+
+def deal_note(result: Mapping[str, Any]) -> str:
+    """What a drawn hand does to the deal (its ``deal``: ``scoring.drawn_hands.DealMove``)."""
+    move = DealMove.from_json(result.get("deal"))
+    if move is None:  # kept by a version with moves this one has not
+        return "The deal moves as the table says"
+    dealer = "The dealer deals again" if move.dealer_stays else "The deal passes"
+    streak = STREAK_NOTES[move.streak]
+    if move.streak is Streak.UP and result.get("variant") == "riichi":
+        streak = "one more 本場"
+    return f"{dealer}; {streak}"

@@ -10,8 +10,18 @@ import importlib
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from scoring.errors import HandError, VariantError
-from scoring.hand import COPIES_IN_A_SET, SEATS, Event, Hand, Meld, MeldType, check_copies
+from scoring.drawn_hands import DrawReason
+from scoring.errors import HandError, VariantError, shown
+from scoring.hand import (
+    COPIES_IN_A_SET,
+    SEATS,
+    Event,
+    Hand,
+    Meld,
+    MeldType,
+    WinContext,
+    check_copies,
+)
 from scoring.notation import format_tiles
 from scoring.result import ScoreResult
 from scoring.rules import RuleOption, resolve_options
@@ -35,21 +45,41 @@ class Variant:
     uses_flowers: ClassVar[bool] = False
     uses_pieces: ClassVar[bool] = False
     uses_pao: ClassVar[bool] = False
+    """Whether a hand may name the seat liable for a limit hand it fed (``pao``, 役滿包)."""
     riichi_counters: ClassVar[bool] = False
     """Whether the rule set counts riichi's own: dora indicators (懸賞), 本場 (honba) and the
     sticks players put on the table declaring riichi (供託). The others refuse them: taken
     without a word, a table that set them would think them scored."""
     dealer_repeats: ClassVar[bool] = True
     """Whether a dealer who wins deals again (連莊); 明將 plays 冇冧莊, every hand passing it."""
-    """Whether a hand may name the seat liable for a limit hand it fed (``pao``, 役滿包)."""
     seats_by_wind: ClassVar[bool] = True
     """Whether a hand names seats by wind (``seat_wind``, ``discarder`` E S W N, the dealer East).
     A rule set without winds (xiangqi) says ``dealer`` true or false and names the other seats
     from the winner's chair (left, across, right), and so do its payments."""
 
+    draw_reasons: ClassVar[tuple[DrawReason, ...]] = ()
+    """How a hand of the rule set ends drawn (流局), the usual one first; none: it records no
+    draw."""
+    draw_takes_ready: ClassVar[bool] = False
+    """Whether a draw asks who was ready (聽): the rule set pays or moves the deal by it."""
+
     def score_draw(self, data: Any) -> dict[str, Any]:
-        """A drawn hand (流局) as JSON: only rule sets whose text pays on a draw score one."""
+        """A drawn hand (流局) as JSON (``scoring.drawn_hands``): what it pays and how it moves
+        the deal."""
         raise HandError(f"{self.name} does not score drawn hands (流局)")
+
+    def check_players(self, players: Any) -> None:
+        """That the rule set is played by ``players``, as its own context check says: asked of
+        a hand that is all defaults but for the count, so only the count can be refused."""
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise HandError(f"players must be a whole number, got {shown(players)}")
+        probe = Hand(
+            concealed=(),
+            win_tile=None,
+            context=WinContext(players=players),
+            rules=self.resolve_rules({}),
+        )
+        self.check_context(probe)
 
     def score(self, hand: Hand) -> ScoreResult:
         raise NotImplementedError

@@ -229,20 +229,9 @@ def _events(value: Any, variant: Any) -> list[str]:
 
 
 def _players(value: Any, variant: Any) -> int:
-    """How many play, as the rule set's own context check takes it: asked of a hand that is
-    all defaults but for the count, so only the count can be refused."""
-    from scoring.hand import Hand, WinContext
-
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TilescoreError(f"players must be a whole number, got {shown(value)}")
-    probe = Hand(
-        concealed=(),
-        win_tile=None,
-        context=WinContext(players=value),
-        rules=variant.resolve_rules({}),
-    )
-    variant.check_context(probe)
-    return value
+    """How many play, as the rule set's own context check takes it."""
+    variant.check_players(value)
+    return int(value)
 
 
 def check_seating(changes: Mapping[str, Any], context: Mapping[str, Any], players: int) -> None:

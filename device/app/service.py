@@ -401,6 +401,11 @@ def variants_json() -> dict[str, Any]:
             "flowers": variant.uses_flowers,
             "pao": variant.uses_pao,
             "sticks": variant.riichi_counters,
+            "draw": {
+                "reasons": [reason.to_json() for reason in variant.draw_reasons],
+                "ready": variant.draw_takes_ready,
+                "clean_sweep": variant.uses_pieces,
+            },
         }
     return out
 

@@ -25,14 +25,15 @@ from flask import Flask, Response, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from device.app import context as table_context
-from device.app import edits, fixes, service
+from device.app import draws, edits, fixes, service
 from device.app.seats import chairs
 from device.app.still import StillWatch, not_a_win, same_layout
 from device.camera import CameraError, CameraSource, open_camera
-from device.store import SEATS, Store, no_room
+from device.store import SEATS, Store, is_recorded_draw, no_room
 from scoring import result_notes, strict_json
 from scoring.errors import TilescoreError
 from scoring.tiles import ALL_TILES
+from scoring.variant import find_variant
 from vision.labels import IGNORED_CODE
 from vision.tile_sets import UNSAID_BACKS, Backs
 
@@ -581,6 +582,10 @@ def create_app(
         given = _json_object("a fix must be a JSON object")
         with state.lock:
             hand = _hand_or_404(hand_id)
+            if is_recorded_draw(hand):
+                raise TilescoreError(
+                    "a drawn hand has no tiles to correct: undo it and record the draw again"
+                )
             fix = fixes.check_fix(given, len(hand["detections"]))
             players = len(state.store.session(hand["session_id"]).players)
             # The hand is scored for its session's chairs (one kept by an older version may not
@@ -733,6 +738,26 @@ def create_app(
             if undone is not None:  # the run of draws it followed is the next hand's again
                 _set_draw_run(state.store.hand(undone)["context"])
         return jsonify(undone=undone)
+
+    @app.post("/api/draw")
+    def record_draw() -> Any:
+        """A drawn hand (流局), kept like a hand: what the table's rule set pays on it (riichi's
+        罰符, xiangqi's 聽 payments and 片甲不留), the deal moved as it says, and xiangqi's run
+        of draws one longer. An undo takes it back as it does a hand."""
+        sent = _json_object("a drawn hand must be a JSON object")
+        with state.lock:  # dealt from the session as the hand before it left it
+            session = state.store.current_session() or _new_session()
+            context = _context_for(session)
+            draw = draws.check_draw(sent, context)
+            result = draws.score_draw(draw, context)
+            hand_id = state.store.add_hand(session.id, None, [], {"draw": draw}, context, result)
+            variant = find_variant(context["variant"])
+            if any(o.name == table_context.DRAW_RUN_RULE for o in variant.options):
+                run = int((context.get("rules") or {}).get(table_context.DRAW_RUN_RULE) or 0)
+                _set_draw_run(
+                    {"variant": variant.name, "rules": {table_context.DRAW_RUN_RULE: run + 1}}
+                )
+            return jsonify(_hand_view(state.store.hand(hand_id)))
 
     @app.post("/api/adapt")
     def adapt_classifier() -> Any:
@@ -923,6 +948,9 @@ def _hand_summary(hand: dict[str, Any], seats: dict[str, str]) -> dict[str, Any]
     winner = hand["context"].get("seat_wind", "E")
     return {
         "id": hand["id"],
+        "variant": hand["context"].get("variant"),
+        "drawn": is_recorded_draw(hand),
+        "reason": result.get("reason"),
         "hand": hand["reading"].get("hand"),
         "total": result.get("total"),
         "unit": result.get("unit"),

@@ -25,6 +25,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from scoring.drawn_hands import DEAL_PASSES, WALL, draw_result, read_wind_draw
 from scoring.errors import HandError
 from scoring.event_checks import (
     DEAD_WALL_PAIRS,
@@ -123,6 +124,12 @@ class Mingjiang(Variant):
     events = EVENTS
     options = OPTIONS
     dealer_repeats = False  # 002: 冇冧莊
+    draw_reasons = (WALL,)
+
+    def score_draw(self, data: Any) -> dict[str, Any]:
+        """流局: nobody pays (無不聽罰分, 無本場分) and the deal passes (冇冧莊)."""
+        draw = read_wind_draw(data, self, self.draw_reasons, self.draw_takes_ready)
+        return draw_result(self.name, draw, [], DEAL_PASSES, data)
 
     def check_context(self, hand: Hand) -> None:
         super().check_context(hand)

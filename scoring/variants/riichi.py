@@ -24,6 +24,17 @@ from typing import Any
 from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_response import HandResponse
 
+from scoring.drawn_hands import (
+    WALL,
+    DealMove,
+    DrawReason,
+    Streak,
+    WindDraw,
+    chairs_in,
+    draw_result,
+    read_wind_draw,
+    ready_payments,
+)
 from scoring.errors import HandError
 from scoring.event_checks import (
     DEAD_WALL_PAIRS,
@@ -32,8 +43,8 @@ from scoring.event_checks import (
     check_never_together,
     check_robbed_tile,
 )
-from scoring.hand import Event, Hand, check_copies
-from scoring.result import ScoreItem, ScoreResult
+from scoring.hand import Event, Hand, WinContext, check_copies
+from scoring.result import Payment, ScoreItem, ScoreResult
 from scoring.rules import RuleOption
 from scoring.tiles import Tile
 from scoring.variant import Variant
@@ -65,6 +76,24 @@ OPTIONS = (
         False,
         "赤懸賞: the red fives 0m 0p 0s are in the set and each counts one 懸賞 翻",
     ),
+    RuleOption(
+        "noten_payment",
+        3000,
+        "流局罰符: what the players not ready pay those ready on a drawn hand, in all (3k點)",
+    ),
+)
+
+ABORTIVE = DrawReason(
+    "abortive",
+    "途中流局",
+    "四風連打, 四槓算了, 九種九牌, 三家和 or 四立直: the hand stopped before the wall ran out",
+)
+NAGASHI = DrawReason(
+    "nagashi",
+    "流局滿貫",
+    "the wall ran out and someone made 流局滿貫: a self-drawn 滿貫 to each, paid instead of 罰符",
+    asks="nagashi",
+    asks_name="who made 流局滿貫",
 )
 
 MAX_INDICATORS = 5
@@ -100,6 +129,37 @@ class Riichi(Variant):
     options = OPTIONS
     uses_pao = True  # 004: 確定役滿包
     riichi_counters = True
+    draw_reasons = (WALL, ABORTIVE, NAGASHI)
+    draw_takes_ready = True
+
+    def score_draw(self, data: Any) -> dict[str, Any]:
+        """流局: after the wall ran out (``wall``), who was not ready (聽) pays 罰符 to who was,
+        and the dealer deals again if ready; a hand stopped early (``abortive``, 中途流局) pays
+        nothing and the dealer deals again (中途流局一律連莊). ``nagashi``: the wall ran out and
+        the chairs in ``draw.nagashi`` made 流局滿貫, each paid as a self-drawn 滿貫 instead of
+        罰符. Every draw adds a 本場; the sticks on the table stay there for the next winner."""
+        draw = read_wind_draw(data, self, self.draw_reasons, self.draw_takes_ready)
+        if draw.reason == ABORTIVE.code:
+            return draw_result(self.name, draw, [], DealMove(True, Streak.UP), data)
+        deal = DealMove(dealer_stays="E" in draw.ready, streak=Streak.UP)
+        made = chairs_in(draw.said, NAGASHI.asks, draw.chairs)
+        if made:
+            payments = [
+                p for seat in draw.chairs if seat in made for p in self._nagashi_paid(seat, draw)
+            ]
+            nagashi = [seat for seat in draw.chairs if seat in made]
+            return draw_result(self.name, draw, payments, deal, data, nagashi=nagashi)
+        total = int(draw.rules["noten_payment"])
+        return draw_result(
+            self.name, draw, ready_payments(draw.ready, draw.chairs, total), deal, data
+        )
+
+    def _nagashi_paid(self, seat: str, draw: WindDraw) -> tuple[Payment, ...]:
+        """What the players pay ``seat`` for its 流局滿貫: the hand ``nagashi_mangan`` scores."""
+        context = WinContext(seat_wind=seat, events=frozenset({Event.NAGASHI_MANGAN}))
+        return self.score(
+            Hand(concealed=(), win_tile=None, context=context, rules=draw.rules)
+        ).payments
 
     # --- checks -------------------------------------------------------------------------------
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
+from scoring.drawn_hands import DEAL_PASSES, DEALER_WINS, WALL, draw_result, read_wind_draw
 from scoring.errors import HandError
 from scoring.event_checks import (
     NEVER_TOGETHER,
@@ -107,6 +108,11 @@ OPTIONS = (
     RuleOption("any_wind", False, "見風見台: 1 台 for every wind triplet, instead of 圈風/門風刻"),
     RuleOption("no_honors_no_flowers", False, "無字無花 2 台: no honour tiles and no flowers"),
     RuleOption("minimum_tai", 1, "保底: a hand worth less counts this many 台"),
+    RuleOption(
+        "draw_keeps_deal",
+        True,
+        "流局連莊: a drawn hand keeps the deal and adds one to the streak (false: it passes)",
+    ),
 )
 
 EVENTS = frozenset(
@@ -988,6 +994,14 @@ class Taiwan(Variant):
     events = EVENTS
     options = OPTIONS
     uses_flowers = True
+    draw_reasons = (WALL,)
+
+    def score_draw(self, data: Any) -> dict[str, Any]:
+        """流局 (荒莊): nobody pays (the texts pay only a win); the dealer deals again, one more
+        in the streak (連N拉N), unless the table passes the deal (``draw_keeps_deal``)."""
+        draw = read_wind_draw(data, self, self.draw_reasons, self.draw_takes_ready)
+        deal = DEALER_WINS if draw.rules["draw_keeps_deal"] else DEAL_PASSES
+        return draw_result(self.name, draw, [], deal, data)
 
     def _is_flower_win(self, hand: Hand) -> bool:
         return not hand.context.events.isdisjoint(_FLOWER_WINS)

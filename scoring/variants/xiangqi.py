@@ -43,7 +43,7 @@ from scoring.result import ScoreItem, ScoreResult
 from scoring.rules import Hit, RuleItem, RuleOption, apply_table
 from scoring.tiles import Suit, Tile
 from scoring.variant import Variant
-from scoring.variants.xiangqi_draws import READY_PAYMENT, draw_json
+from scoring.variants.xiangqi_draws import DRAW_REASONS, READY_PAYMENT, draw_json
 from scoring.variants.xiangqi_points import (
     SHAPE_BONUS,
     PointsPart,
@@ -499,6 +499,8 @@ class Xiangqi(Variant):
     options = OPTIONS
     uses_pieces = True
     seats_by_wind = False  # the text has no winds: dealer true or false, seats left/across/right
+    draw_reasons = DRAW_REASONS
+    draw_takes_ready = True
 
     # ---- checks: each problem is one line naming the bad input ----
 

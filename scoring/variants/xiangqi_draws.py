@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
+from scoring.drawn_hands import WALL, DealMove, DrawReason, Streak
 from scoring.errors import HandError
 from scoring.hand import Meld
 from scoring.hand_json import parse_meld
@@ -154,7 +155,13 @@ def draw_payments(
 
 
 DRAW_KEYS = frozenset({"reason", "dealer", "hands", "ready", "discards", "wall_left", "opening"})
-REASONS = ("wall", "soldiers")
+SOLDIER_RUN_DRAW = DrawReason(
+    "soldiers", "四兵流局", "four 兵 or four 卒 discarded in a row before anyone called"
+)
+DRAW_REASONS = (WALL, SOLDIER_RUN_DRAW)
+REASONS = tuple(r.code for r in DRAW_REASONS)
+DEAL_AFTER_DRAW = DealMove(dealer_stays=True, streak=Streak.SAME)
+"""連莊 ... 流局則不變: the dealer deals again and the streak stands."""
 
 
 def _seat(key: Any, players: int, what: str) -> int:
@@ -314,6 +321,7 @@ def draw_json(
             str(s): tai for s, own in sorted(discards.items()) if (tai := clean_sweep_tai(own))
         },
         "payments": [p.to_json() for p in payments],
+        "deal": DEAL_AFTER_DRAW.to_json(),
     }
 
 

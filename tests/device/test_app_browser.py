@@ -586,3 +586,39 @@ def test_the_gap_a_missed_tile_left_is_marked_on_the_photo(tmp_path, browser):
         page.click("#save-reading")
         page.wait_for_selector("#overlay rect.unseen", state="detached")
         assert page.inner_text("#total").endswith("台")
+
+
+def test_a_drawn_hand_is_recorded_from_the_scoreboard(server, browser):
+    urllib.request.urlopen(
+        urllib.request.Request(
+            server + "api/context",
+            data=json.dumps({"variant": "riichi"}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+    )
+    page = _page(browser)
+    page.goto(server)
+    page.click("button[data-screen=board]")
+    page.click("#record-draw")
+    assert page.inner_text("#draw-form select[name=reason]").split() == [
+        "荒牌流局",
+        "途中流局",
+        "流局滿貫",
+    ]
+    assert page.locator("#draw-sweep").is_hidden()  # 片甲不留 is xiangqi's
+    page.select_option("#draw-form select[name=reason]", "nagashi")
+    assert page.inner_text("#draw-asks legend") == "who made 流局滿貫"
+    page.select_option("#draw-form select[name=reason]", "wall")
+    assert page.locator("#draw-asks").is_hidden()
+    page.check("#draw-ready input[value=S]")
+    page.click("#draw-record")
+    page.wait_for_selector("#result.active #total:text('流局')")
+    assert page.inner_text("#reading") == "聽 南 South"
+    assert page.locator("#how-won").is_hidden() and page.locator(".photo-box").is_hidden()
+    assert page.inner_text("#result-notes") == "The deal passes; one more 本場"
+    assert len(page.inner_text("#payments").splitlines()) == 3
+    _shot(page, "draw")
+    page.click("button[data-screen=board]")
+    page.wait_for_selector("#hands td:text('流局 荒牌流局')")
+    assert "South" in page.inner_text("#session-line")  # South deals now
+    assert "+3000" in page.inner_text("#totals")

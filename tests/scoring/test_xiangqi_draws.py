@@ -217,7 +217,8 @@ def test_bad_draw_json(data, message):
 
 def test_a_drawn_hand_scores_through_the_score_json_command() -> None:
     """`tilescore score --json` routes an object with a ``draw`` key to the variant's 流局 rules;
-    a rule set without them says so for that hand, and the other hands are still scored."""
+    a draw said in another rule set's words (a Taiwan draw names no dealer seat) is refused for
+    that hand, and the other hands are still scored."""
     import json
 
     from tests.cli_run import tilescore
@@ -238,5 +239,7 @@ def test_a_drawn_hand_scores_through_the_score_json_command() -> None:
     drawn, refused, won = json.loads(run.stdout)
     assert drawn["id"] == "d1" and drawn["drawn"] is True
     assert drawn["payments"] == [{"payer": "seat 2", "payee": "seat 1", "amount": 100}]
-    assert refused == {"error": "taiwan does not score drawn hands (流局)"}
+    assert refused == {
+        "error": "key 'dealer' is not used for a drawn hand in taiwan (known: reason)"
+    }
     assert won["winning"] is True and won["total"] == 5

@@ -19,6 +19,7 @@ let cameraProblem = null;
 let lastStatusAt = 0;
 let still = { enabled: false, seq: null }; // scoring by itself: the server's /api/still
 let stillAsking = false;
+let drawSeats = {};      // chair -> player name, from the Scoreboard (the draw dialog names them)
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -284,6 +285,11 @@ function tileAt(event) {
 function renderHand(hand) {
   currentHand = hand;
   selected = [];
+  const drawn = (hand.reading || {}).draw;  // a drawn hand the table recorded: no tiles, no winner
+  $("#how-won").hidden = !!drawn;
+  $("#edit-reading").hidden = !!drawn;
+  $(".photo-box").hidden = !!drawn;
+  $(".result-layout").classList.toggle("drawn", !!drawn);
   const svg = $("#overlay");
   svg.setAttribute("viewBox", cropOf(hand).join(" "));
   svg.innerHTML = "";
@@ -310,8 +316,8 @@ function renderHand(hand) {
   const reading = hand.reading || {};
   if (reading.unseen) drawUnseen(svg, reading.unseen);
   const melds = (reading.melds || []).map(meldOf).map((m) => `${m.type}:${m.tiles}`);
-  $("#reading").textContent =
-    `${reading.hand || ""}  +${reading.win_tile || "?"}  ${melds.join(" ")}  ${reading.flowers || ""}`;
+  $("#reading").textContent = drawn ? drawnLine(hand)
+    : `${reading.hand || ""}  +${reading.win_tile || "?"}  ${melds.join(" ")}  ${reading.flowers || ""}`;
   $("#edit-hand").value = reading.hand || "";
   $("#edit-melds").value = melds.join(" ");
   $("#edit-flowers").value = reading.flowers || "";
@@ -346,7 +352,8 @@ function renderHand(hand) {
       }
       body.appendChild(tr);
     });
-    total.textContent = result.winning ? `${result.total} ${result.unit}` : "not a winning hand";
+    total.textContent = drawn ? `流局 ${drawReasonName(hand.context.variant, result.reason)}`
+      : result.winning ? `${result.total} ${result.unit}` : "not a winning hand";
     total.dataset.total = result.total;
     if (result.winning && hand.total_note) {  // riichi's 符 or a limit's name
       const beside = document.createElement("span");
@@ -368,6 +375,98 @@ function renderHand(hand) {
   });
   renderGroups(hand);
   buildPicker();
+}
+
+function drawReasonName(variant, code) {
+  const reason = (((variants[variant] || {}).draw || {}).reasons || []).find((r) => r.code === code);
+  return reason ? reason.name : code || "";
+}
+
+// Who was ready, and whose 片甲不留 counted, on a drawn hand's Result screen.
+function drawnLine(hand) {
+  const result = hand.result || {};
+  const parts = [];
+  if (((variants[hand.context.variant] || {}).draw || {}).ready) {
+    const ready = (result.ready || []).map((seat) => seatLabel(seat, hand.seats));
+    parts.push(ready.length ? `聽 ${ready.join(", ")}` : "nobody ready");
+  }
+  if ((result.nagashi || []).length) {
+    parts.push(`流局滿貫 ${result.nagashi.map((seat) => seatLabel(seat, hand.seats)).join(", ")}`);
+  }
+  Object.entries(result.clean_sweep || {}).forEach(([seat, tai]) => {
+    parts.push(`片甲不留 ${seatLabel(seat, hand.seats)} ${tai} 台`);
+  });
+  return parts.join(" · ");
+}
+
+// The Scoreboard's "Drawn hand": the dialog asks what the table's rule set pays or deals by.
+function openDraw() {
+  const variant = context.variant;
+  const rules = (variants[variant] || {}).draw || { reasons: [] };
+  if (!rules.reasons.length) {
+    setStatus(`${variant} records no drawn hands`, true);
+    return;
+  }
+  const form = $("#draw-form");
+  form.reason.innerHTML = "";
+  rules.reasons.forEach((reason) => {
+    const option = document.createElement("option");
+    option.value = reason.code; option.textContent = reason.name; option.title = reason.doc;
+    form.reason.appendChild(option);
+  });
+  const chairs = SEATS.slice(0, context.players || 4);
+  const describe = () => {
+    const chosen = rules.reasons.find((r) => r.code === form.reason.value) || {};
+    $("#draw-reason-doc").textContent = chosen.doc || "";
+    $("#draw-asks legend").textContent = chosen.asks_name || "";
+    boxes($("#draw-asks"), !!chosen.asks, "asks", [""]);  // riichi: who made 流局滿貫
+  };
+  const boxes = (fieldset, shown, name, values) => {
+    fieldset.hidden = !shown;
+    fieldset.querySelectorAll("label").forEach((label) => label.remove());
+    if (!shown) return;
+    chairs.forEach((seat) => values.forEach((value) => {
+      const label = document.createElement("label");
+      label.className = "check";
+      label.innerHTML = `<input type="checkbox" name="${name}"> <span></span>`;
+      label.querySelector("input").value = value ? `${seat}:${value}` : seat;
+      label.querySelector("span").textContent = `${seatLabel(seat, drawSeats)}${value ? ` ${value}` : ""}`;
+      fieldset.appendChild(label);
+    }));
+  };
+  form.reason.onchange = describe;
+  describe();
+  boxes($("#draw-ready"), rules.ready, "ready", [""]);
+  boxes($("#draw-sweep"), rules.clean_sweep, "sweep", ["兵", "卒"]);
+  $("#draw-error").textContent = "";
+  $("#draw-dialog").showModal();
+}
+
+async function recordDraw(event) {
+  event.preventDefault();
+  const form = $("#draw-form");
+  const checked = (name) => [...form.querySelectorAll(`input[name=${name}]:checked`)].map((i) => i.value);
+  const rules = (variants[context.variant] || {}).draw || { reasons: [] };
+  const body = { reason: form.reason.value };
+  if (rules.ready) body.ready = checked("ready");
+  const chosen = rules.reasons.find((r) => r.code === body.reason) || {};
+  if (chosen.asks) body[chosen.asks] = checked("asks");
+  const sweeps = {};
+  checked("sweep").forEach((value) => {
+    const [seat, piece] = value.split(":");
+    (sweeps[seat] = sweeps[seat] || []).push(piece);
+  });
+  if (Object.keys(sweeps).length) body.clean_sweep = sweeps;
+  try {
+    const hand = await post("/api/draw", body);
+    $("#draw-dialog").close();
+    renderHand(hand);
+    show("result");
+    await loadContext();
+    await loadBoard();
+  } catch (error) {
+    $("#draw-error").textContent = error.message;
+  }
 }
 
 // A box on the photo with its label above it, both added to the overlay.
@@ -713,6 +812,7 @@ async function loadBoard() {
     ? `${WIND_NAMES[session.round_wind]}風圈 · 莊 ${session.seats.E} · 連${session.streak}`
     : "No hands yet: score one to start a session.";
   const seatOf = Object.fromEntries(Object.entries(session ? session.seats : {}).map(([s, n]) => [n, s]));
+  drawSeats = session ? session.seats : {};
   const totals = $("#totals tbody");
   totals.innerHTML = "";
   Object.entries(data.totals || {}).forEach(([name, total]) => {
@@ -732,10 +832,16 @@ async function loadBoard() {
     tr.innerHTML = "<td></td><td></td><td></td><td></td><td></td>";
     tr.children[0].textContent = hand.id;
     tr.children[1].textContent = hand.hand || "";
-    tr.children[2].textContent = `${hand.winner_name} (${WIND_NAMES[hand.winner] || hand.winner})`;
-    tr.children[3].textContent = hand.self_draw ? "自摸" : hand.discarder_name || "?";
-    tr.children[4].textContent = hand.error
-      ? hand.error : hand.winning ? `${hand.total} ${hand.unit}` : "not a winning hand";
+    if (hand.drawn) {
+      tr.children[1].textContent = `流局 ${drawReasonName(hand.variant, hand.reason)}`;
+      tr.children[2].textContent = "—";
+      tr.children[4].textContent = "drawn";
+    } else {
+      tr.children[2].textContent = `${hand.winner_name} (${WIND_NAMES[hand.winner] || hand.winner})`;
+      tr.children[3].textContent = hand.self_draw ? "自摸" : hand.discarder_name || "?";
+      tr.children[4].textContent = hand.error
+        ? hand.error : hand.winning ? `${hand.total} ${hand.unit}` : "not a winning hand";
+    }
     tr.addEventListener("click", async () => {
       try {
         renderHand(await api(`/api/hands/${hand.id}`));
@@ -833,6 +939,8 @@ function init() {
   $("#context-form").still_scoring.addEventListener("change", switchStill);
   $("#context-form").variant.addEventListener("change", (e) => renderEvents(e.target.value, []));
   $("#undo").addEventListener("click", undoLast);
+  $("#record-draw").addEventListener("click", openDraw);
+  $("#draw-record").addEventListener("click", recordDraw);
   $("#new-session").addEventListener("click", newSession);
   $("#adapt").addEventListener("click", adaptReader);
   $("#adapt-undo").addEventListener("click", previousReader);
