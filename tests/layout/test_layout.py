@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from scoring.errors import TilescoreError
 from scoring.notation import format_tiles, parse_tiles
+from scoring.tiles import tile_from_code
 from vision.layout import reconstruct_json
 
 REPO = Path(__file__).resolve().parents[2]
@@ -35,8 +37,11 @@ def row(codes, x=100.0, y=500.0, gap_before=None, step=W + 2, down=(), rotated=(
 
 
 def turn(tiles, degrees, centre=(800.0, 600.0)):
-    """The same layout photographed turned by ``degrees`` (boxes stay axis-aligned)."""
+    """The same layout photographed turned by ``degrees`` (boxes stay axis-aligned). Turned a
+    quarter, the detector calls the upright tiles sideways and the sideways ones upright (it
+    says which way a tile lies in the image); a round piece keeps its flag."""
     a = math.radians(degrees)
+    quarter = bool(round(degrees / 90) % 2)
     out = []
     for t in tiles:
         x1, y1, x2, y2 = t["box"]
@@ -44,10 +49,21 @@ def turn(tiles, degrees, centre=(800.0, 600.0)):
         nx = cx * math.cos(a) - cy * math.sin(a) + centre[0]
         ny = cx * math.sin(a) + cy * math.cos(a) + centre[1]
         w, h = x2 - x1, y2 - y1
-        if round(degrees / 90) % 2:
+        rotated = t.get("rotated", False)
+        if quarter:
             w, h = h, w
-        out.append({**t, "box": [nx - w / 2, ny - h / 2, nx + w / 2, ny + h / 2]})
+            rotated = rotated != (not _is_piece(t.get("code")))
+        out.append(
+            {**t, "box": [nx - w / 2, ny - h / 2, nx + w / 2, ny + h / 2], "rotated": rotated}
+        )
     return out
+
+
+def _is_piece(code):
+    try:
+        return code is not None and tile_from_code(code).is_piece
+    except TilescoreError:
+        return False
 
 
 HAND16 = [

@@ -99,3 +99,28 @@ def test_score_photo_with_the_shipped_models(photo: str) -> None:
         t["code"] or "back" for t in expected["tiles"]
     )
     assert all(0.0 < t["confidence"] <= 1.0 for t in found["tiles"])
+
+
+@pytest.mark.parametrize("turn", ["cw", "ccw"])
+def test_a_photo_turned_a_quarter_scores_the_same_hand(tmp_path, turn):
+    """The detector says which way a tile lies in the image: turned a quarter, the hand's upright
+    tiles are its "rotated" ones and the claimed tiles the upright ones; the layout reads the
+    flags against the row, and the hand, its melds and the winning tile come out as upright."""
+    import cv2
+
+    image = cv2.imread(str(PHOTOS / "taiwan-melds.jpg"))
+    turns = {"cw": cv2.ROTATE_90_CLOCKWISE, "ccw": cv2.ROTATE_90_COUNTERCLOCKWISE}
+    path = tmp_path / "turned.jpg"
+    cv2.imwrite(str(path), cv2.rotate(image, turns[turn]))
+    detected = json.loads(tilescore("detect", str(path), "--json").stdout)
+    detected = detected[0] if isinstance(detected, list) else detected
+    sideways = sorted(t["code"] or "back" for t in detected["tiles"] if not t["rotated"])
+    assert sideways == ["6s", "7z"]  # upright in the image: the two claimed tiles
+    runs = [
+        tilescore("score", str(p), "--variant", "taiwan", "--json")
+        for p in (PHOTOS / "taiwan-melds.jpg", path)
+    ]
+    upright, turned = (json.loads(r.stdout) for r in runs)
+    hand = ("hand", "win_tile", "melds", "flowers")  # a read may be less sure turned: asked
+    assert [turned["reading"][k] for k in hand] == [upright["reading"][k] for k in hand]
+    assert turned["result"] == upright["result"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -112,3 +112,19 @@ def measure(tiles: Sequence[LayoutTile]) -> Frame:
     _, dist = nearest_neighbours(tiles)
     pitch = float(np.median(dist)) or median_size
     return Frame(pitch, dominant_direction(tiles, pitch), median_size, aspect)
+
+
+def runs_down(frame: Frame) -> bool:
+    """Whether the layout's rows run more down the photo than across it (a photo turned a
+    quarter: a camera beside the table, a phone held upright)."""
+    return abs(frame.along[1]) > abs(frame.along[0])
+
+
+def against_the_row(tiles: Sequence[LayoutTile]) -> list[LayoutTile]:
+    """The tiles of a layout whose rows run down the photo, with ``rotated`` said against the
+    row: the detector learnt its upright and sideways tiles from rows laid across the image,
+    so there it calls the hand's upright tiles sideways and the claimed ones upright (the
+    whole row was read as claimed tiles, each a third longer, and the gaps between the row,
+    its melds and the winning tile as none). A round xiangqi piece has no way up: its flag
+    stays."""
+    return [t if t.is_piece else replace(t, rotated=not t.rotated) for t in tiles]

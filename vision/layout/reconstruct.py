@@ -17,7 +17,7 @@ from vision.layout.complete import (
     tiles_that_win,
 )
 from vision.layout.gap import fitting, missing_box, missing_place
-from vision.layout.geometry import Frame, measure
+from vision.layout.geometry import Frame, against_the_row, measure, runs_down
 from vision.layout.melds import MeldGuess, claimed_from, type_meld
 from vision.layout.overlaps import Overlap, clear_of, find_overlaps
 from vision.layout.problems import Problem
@@ -73,6 +73,8 @@ def reconstruct(
         return _finish((), None, [], flowers, found, [], (1.0, 0.0), variant)
 
     frame = measure(rest)
+    if runs_down(frame):  # the detector's "sideways" is the image's: said against the row here
+        rest, flowers, aside = (against_the_row(group) for group in (rest, flowers, aside))
     flat, overlaps = find_overlaps(rest, frame)
     frame = measure(flat)
     aside = clear_of(aside, flat, frame)  # one lying on a tile holds no place of its own
