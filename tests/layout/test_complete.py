@@ -255,13 +255,16 @@ def test_a_set_a_missed_tile_cut_off_before_the_winning_tile_stays_in_the_row():
     # Further than one missed tile from the row, it is a meld laid apart.
     apart = row(codes, gap_before={12: 124, 15: 40})
     assert [m.type for m in reconstruct(apart, "taiwan").melds] == ["pon"]
-    # Past a gap between two suits it is a meld laid there unturned, as the whole hand reads it.
+    # Past a gap between two suits, unturned, it is the row's too: a claimed meld shows its
+    # claimed tile and lies past the winning tile; players part their suits (a helper's probe).
     honours = [tile.code for tile in parse_tiles("123456789m234p1s777z1s")]
     whole = row(honours, gap_before={13: 40, 16: 40})
     short = [t for i, t in enumerate(whole) if i != 4]
     for tiles in (whole, short):
-        assert [m.type for m in reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN)).melds] == [
-            "pon"
+        reading = reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+        assert reading.melds == () and same("".join(reading.hand), "123456789m234p11s777z")
+        assert "gap inside the concealed row before 7z: read as one row" in [
+            p.message for p in reading.problems
         ]
 
 

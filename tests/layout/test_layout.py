@@ -270,3 +270,24 @@ def test_a_box_said_to_hold_no_tile_is_set_aside_and_an_unknown_code_is_said():
     assert len(parse_tiles(reading["hand"])) == 17 and reading["problems"] == []
     typo = reconstruct_json({"tiles": [*tiles, {**key, "code": "zz"}]}, "taiwan")
     assert typo["problems"] == ["unknown tile code 'zz': not counted"]
+
+
+@pytest.mark.parametrize("degrees", [0, 180, 90])
+def test_a_concealed_hand_parted_between_its_suits_is_one_row(degrees):
+    """123456m | 789p | 11234678s, the 8s apart (a helper's probe): the 789p and the 123456m
+    before the longest group are no claimed chis (it scored 自摸 alone, not 自摸 門清 不求人)."""
+    codes = [t.code for t in parse_tiles("123456m789p11234678s8s")]
+    tiles = turn(row(codes, gap_before={6: W // 2, 9: W // 2, 17: W * 2 // 3}), degrees)
+    reading = reconstruct_json({"tiles": tiles}, "taiwan")
+    assert reading["melds"] == [] and reading["win_tile"] == "8s"
+    assert same(reading["hand"], "123456m789p11234678s8s")
+    assert "gap inside the concealed row after 9p: read as one row" in reading["problems"]
+
+
+def test_a_set_with_a_sideways_tile_stays_a_claimed_meld_beside_a_parted_row():
+    # riichi 234m | 345678p | 2267s | 8s: the 234m is the row's; turned, it is a claimed chi.
+    codes = [t.code for t in parse_tiles("234m345678p2267s8s")]
+    gaps = {3: W // 2, 9: W // 2, 13: W * 2 // 3}
+    assert reconstruct_json({"tiles": row(codes, gap_before=gaps)}, "riichi")["melds"] == []
+    claimed = reconstruct_json({"tiles": row(codes, gap_before=gaps, rotated={0})}, "riichi")
+    assert claimed["melds"] == [{"type": "chi", "tiles": "234m"}]

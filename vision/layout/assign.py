@@ -130,6 +130,47 @@ def _cut_off(row: Run, run: Run, frame: Frame) -> bool:
     return is_single(run) or (is_meld_like(run) and one_suit(last, first))
 
 
+SUIT_GAP = ONE_MISSING[1]
+"""The widest step, in pitches, between two groups of the concealed row that a player parted
+between suits (a half-tile gap is 1.5; a whole tile's, 2)."""
+
+
+def _suit_gaps(
+    before: list[Run], segment: list[Run], after: list[Run], frame: Frame
+) -> tuple[list[Run], list[Run], list[Run]]:
+    """The concealed row with the sets a player parted from it between suits, once the way the
+    hand reads is known: those before it (melds lie past the winning tile or in front, never
+    before the row) and those between it and a lone tile past it (the winning tile), where no
+    tile of them lies sideways or face down (a claimed meld shows its claimed tile, a concealed
+    kong its backs), none is four alike (a kong laid flat), and each lies within a suit's gap of
+    the next. Read as melds, a concealed
+    hand sorted with a half-tile gap between its suits lost 門清 (平和 and 門前清自摸 in riichi)
+    without a word. Pieces have no way up to tell a claimed set by: a xiangqi hand is left."""
+    if any(t.is_piece for run in segment for t in run.tiles):
+        return before, segment, after
+    while before and _parted(before[-1], segment[0], frame):
+        before, segment = before[:-1], [before[-1], *segment]
+    lone = next((i for i, run in enumerate(after) if is_single(run)), 0)
+    between = after[:lone]
+    steps = zip([segment[-1], *between[:-1]], between, strict=True)
+    if between and all(_parted(run, nxt, frame) for run, nxt in steps):
+        segment, after = [*segment, *between], after[lone:]
+    return before, segment, after
+
+
+def _parted(first: Run, then: Run, frame: Frame) -> bool:
+    """Whether two neighbouring groups of a row are one row parted between suits."""
+    if any(t.rotated or t.face_down for run in (first, then) for t in run.tiles):
+        return False
+    if any(_four_alike(run) for run in (first, then)):  # a kong laid flat, never a row's
+        return False
+    return len(first) >= 2 and pitches_apart(first.tiles[-1], then.tiles[0], frame) <= SUIT_GAP
+
+
+def _four_alike(run: Run) -> bool:
+    return len(run) == 4 and len({t.code for t in run.tiles}) == 1
+
+
 def _mend_gaps(
     before: list[Run], segment: list[Run], after: list[Run], frame: Frame
 ) -> tuple[list[Run], list[Run], list[Run]]:
@@ -187,6 +228,7 @@ def assign(
         others = [_reverse(r) for r in others]
     before, after = row[:lo], row[hi + 1 :]
     segment = row[lo : hi + 1]
+    before, segment, after = _suit_gaps(before, segment, after, frame)
     if mend_gaps:
         before, segment, after = _mend_gaps(before, segment, after, frame)
     concealed = max(segment, key=len)
