@@ -291,3 +291,21 @@ def test_a_set_with_a_sideways_tile_stays_a_claimed_meld_beside_a_parted_row():
     assert reconstruct_json({"tiles": row(codes, gap_before=gaps)}, "riichi")["melds"] == []
     claimed = reconstruct_json({"tiles": row(codes, gap_before=gaps, rotated={0})}, "riichi")
     assert claimed["melds"] == [{"type": "chi", "tiles": "234m"}]
+
+
+def test_an_upright_second_box_on_a_pon_tile_is_no_added_kong():
+    # A smaller box on the face of the pon's last 中 (it outlives NMS: IoU 0.36) was taken as
+    # the fourth tile of an added kong, 1 台 more, without a word (a helper's probe).
+    codes = [t.code for t in parse_tiles("123456m789p9s9s345s777z")]
+    tiles = row(codes, gap_before={10: 40, 11: 90, 14: 90}, rotated={11, 15})
+    x1, y1, x2, y2 = tiles[-1]["box"]
+    cx, cy, w, h = (x1 + x2) / 2, (y1 + y2) / 2, (x2 - x1) * 0.6, (y2 - y1) * 0.6
+    face = {**tiles[-1], "box": [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], "rotated": False}
+    reading = reconstruct_json({"tiles": [*tiles, face]}, "taiwan")
+    assert sorted(m["type"] for m in reading["melds"]) == ["chi", "pon"]
+    assert "two tiles overlap: 7z and 7z; 7z ignored" in reading["problems"]
+    # Lying sideways on the claimed tile it is the added kong's fourth tile.
+    x1, y1, x2, y2 = tiles[15]["box"]
+    on_top = {**tiles[15], "box": [x1 + 6, y1 - 10, x2 + 6, y2 - 10]}
+    added = reconstruct_json({"tiles": [*tiles, on_top]}, "taiwan")
+    assert sorted(m["type"] for m in added["melds"]) == ["added_kong", "chi"]

@@ -374,7 +374,10 @@ def _pon_near(
     tile: LayoutTile, runs: Sequence[Run], frame: Frame, taken: Mapping[int, LayoutTile]
 ) -> int | None:
     kind = tile.tile
-    if kind is None:
+    # An added kong's fourth tile lies sideways, on or beside the claimed one (docs/layout.md);
+    # an upright one there is a second box on a tile of the pon, which made it a kong (1 台
+    # more) without a word.
+    if kind is None or not tile.rotated:
         return None
     for i, run in enumerate(runs):
         if i in taken or len(run) != 3 or type_meld(run.tiles).type != "pon":
