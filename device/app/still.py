@@ -263,6 +263,16 @@ def not_a_win(
     return None
 
 
+HAND_KEYS = ("hand", "win_tile", "melds", "flowers")
+
+
+def same_hand(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """The same hand read from two photos: its concealed tiles, winning tile, melds and flowers.
+    Two hands running are never the same 14 to 17 tiles laid alike; the same photo's tiles moved
+    half a tile (the row straightened, the camera bumped) are, where ``same_layout`` says no."""
+    return bool(a.get("hand")) and all(a.get(key) == b.get(key) for key in HAND_KEYS)
+
+
 def same_layout(
     a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]], overlap: float = 0.5
 ) -> bool:

@@ -27,7 +27,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from device.app import context as table_context
 from device.app import draws, edits, fixes, service
 from device.app.seats import chairs
-from device.app.still import StillWatch, not_a_win, same_layout
+from device.app.still import StillWatch, not_a_win, same_hand, same_layout
 from device.camera import CameraError, CameraSource, open_camera
 from device.store import SEATS, Store, is_recorded_draw, no_room
 from scoring import result_notes, strict_json
@@ -102,34 +102,92 @@ class AppState:
                 raise CameraError(self.camera_error)
             try:
                 self.camera = open_camera(self.camera_spec, self.camera_turn)
-            except CameraError as error:
-                self.camera_error = str(error)
+            except Exception as error:  # a driver's own error is the camera's too
+                failure = _as_camera_error(f"camera {self.camera_spec}", error)
+                self.camera_error = str(failure)
                 self.camera_failed_at = time.monotonic()
-                raise
+                raise failure from None
         return self.camera
 
     def grab(self, full: bool) -> np.ndarray:
         """A preview frame, or a full-resolution still when ``full``; a failing camera is
-        forgotten (``camera_failed``) and its ``CameraError`` raised."""
+        forgotten (``camera_failed``) and its ``CameraError`` raised. Whatever goes wrong in the
+        camera is a ``CameraError``: a driver's ``OSError`` was said as the data folder's, and a
+        camera that stops answering (picamera2's capture can block when the module dies) is
+        given up after ``CAMERA_WAIT_S``, so the app and its page go on."""
         with self.camera_lock:
             try:
                 camera = self.get_camera()
-                return camera.capture() if full else camera.preview()
+                frame = within(
+                    CAMERA_WAIT_S[full],
+                    camera.capture if full else camera.preview,
+                    f"camera {camera.name}",
+                )
             except CameraError as error:
-                self.camera_failed(error)
+                self.camera_failed(error, hung=isinstance(error, CameraHung))
                 raise
+            if not isinstance(frame, np.ndarray) or frame.size == 0:
+                blank = CameraError(f"camera {camera.name} gave no picture")
+                self.camera_failed(blank)
+                raise blank
+            return frame
 
-    def camera_failed(self, error: CameraError) -> None:
+    def camera_failed(self, error: CameraError, hung: bool = False) -> None:
         """Forget a failing camera (closed, so a USB device is free to come back) and keep the
-        reason for the display; a later request opens it again."""
+        reason for the display; a later request opens it again. A camera that hung is closed
+        on a thread of its own: its close may hang as well."""
         self.camera_error = str(error)
         camera, self.camera = self.camera, None
         if camera is not None:  # else it never opened: get_camera timed that failure already
             self.camera_failed_at = time.monotonic()
-            try:
-                camera.close()
-            except Exception:  # closing a camera that just failed may fail too; it is gone
-                log.debug("closing the failed camera", exc_info=True)
+            if hung:
+                threading.Thread(target=_close_quietly, args=(camera,), daemon=True).start()
+            else:
+                _close_quietly(camera)
+
+
+CAMERA_WAIT_S = {False: 10.0, True: 30.0}
+"""How long a preview frame and a still may take before the camera counts as hung: a still
+from a folder camera decodes a photo of up to 80 megapixels (seconds on a Pi)."""
+
+
+class CameraHung(CameraError):
+    """The camera did not answer in time."""
+
+
+def within(seconds: float, call: Callable[[], Any], what: str) -> Any:
+    """``call()``'s answer, from a thread of its own given ``seconds``: a ``CameraHung`` past
+    them, a ``CameraError`` for anything it raised."""
+    answer: list[Any] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            answer.append(call())
+        except BaseException as error:  # handed to the caller's thread
+            failure.append(error)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise CameraHung(f"{what} did not answer in {seconds:g} s")
+    if failure:
+        raise _as_camera_error(what, failure[0]) from None
+    return answer[0]
+
+
+def _as_camera_error(what: str, error: BaseException) -> CameraError:
+    if isinstance(error, CameraError):
+        return error
+    return CameraError(f"{what} failed: {type(error).__name__}: {error}")
+
+
+def _close_quietly(camera: CameraSource) -> None:
+    try:
+        camera.close()
+    except Exception:  # closing a camera that just failed may fail too; it is gone
+        log.debug("closing the failed camera", exc_info=True)
 
 
 def create_app(
@@ -310,7 +368,14 @@ def create_app(
         """The scene went still after a change: read the full-resolution still and score it
         without saving; record it, as a Score tap would, only when it is a complete winning
         hand. Anything else leaves a note and nothing saved (the dealer does not move on).
-        Never raises: the preview goes on whatever happens."""
+        Never raises: the preview goes on whatever happens. The still is taken before the
+        app's lock: a camera that hangs holds up no Score tap, correction or setting."""
+        try:
+            image = state.grab(full=True)
+        except CameraError as error:
+            log.info("still hand: %s", error)
+            state.still.done(None, str(error))
+            return
         if not state.lock.acquire(blocking=False):
             # A Score tap or a correction is at work: try again on the next frame. After a tap
             # the scene counts as scored (``handled``) and no next try comes.
@@ -319,7 +384,7 @@ def create_app(
         hand_id: int | None = None
         note: str | None = None
         try:
-            outcome = _read_still_hand()
+            outcome = _read_still_hand(image)
             hand_id, note = (outcome, None) if isinstance(outcome, int) else (None, outcome)
         except TilescoreError as error:  # the camera or the models: said in the note
             note = str(error)
@@ -335,9 +400,8 @@ def create_app(
             log.info("still hand: %s", note)
         state.still.done(hand_id, note)
 
-    def _read_still_hand() -> int | str:
+    def _read_still_hand(image: Any) -> int | str:
         """The recorded hand's id, or why the still scene was not recorded."""
-        image = state.grab(full=True)
         session = state.store.current_session()
         context = _context_for(session)
         try:
@@ -354,8 +418,11 @@ def create_app(
         if why is not None:
             return why
         latest = state.store.latest_hand(session.id) if session else None
-        if latest is not None and same_layout(detections, latest["detections"]):
-            # The scene looked new (a lamp, a shadow) but the tiles lie where they lay.
+        if latest is not None and (
+            same_layout(detections, latest["detections"]) or same_hand(reading, latest["reading"])
+        ):
+            # The scene looked new (a lamp, a shadow, the row straightened, the camera bumped)
+            # but the tiles are those of the hand scored last.
             return f"the same tiles as hand {latest['id']}, already scored"
         session = session or _new_session()  # it starts where _context_for(None) said
         # The folder camera is not moved on to its next photo, as after a tap: that would be a
@@ -543,6 +610,17 @@ def create_app(
                 raise TilescoreError(f"cannot read tiles: {error}") from None
             height, width = image.shape[:2]
             reading = service.reconstruct(detections, context["variant"], context)
+            latest = state.store.latest_hand(session.id)
+            if (
+                still_seq is not None
+                and latest is not None
+                and same_hand(reading, latest["reading"])
+            ):
+                # A second tap on a slow Pi, or a tap just after the still hand was recorded:
+                # the hand scored last, again. Recorded twice it was paid twice and moved the
+                # deal twice; it is shown instead, to correct or undo there.
+                state.still.handled(image)
+                return {**_hand_view(latest), "repeat_of": latest["id"]}
             result = service.score_reading(reading, context)
             hand_id = _record_hand(session.id, image, detections, reading, context, result)
             if still_seq is not None:

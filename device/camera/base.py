@@ -66,17 +66,15 @@ def _parse(spec: str, check_folder: bool = False) -> tuple[str, int | Path | Non
     if kind == "pi" and not colon:
         return kind, None
     if kind == "usb":
-        try:
-            index = int(arg or "0")
-        except ValueError:
-            index = -1
+        # ASCII digits only: int() also takes "1_0" (camera 10) and "٣" (camera 3).
+        index = int(arg or "0") if (arg or "0").isascii() and (arg or "0").isdigit() else -1
         if not 0 <= index <= MAX_USB_INDEX:  # past a C int, OpenCV fails on every frame
             raise CameraError(f"camera {spec!r}: usb needs a number, e.g. usb:0")
         return kind, index
     if kind == "dir":
         if not arg:
             raise CameraError(f"camera {spec!r}: dir needs a folder, e.g. dir:examples/photos")
-        folder = Path(arg)
+        folder = Path(arg).expanduser()  # the shell leaves "dir:~/photos" as it is
         if check_folder and not folder.is_dir():
             why = "is not a folder" if folder.exists() else "does not exist"
             raise CameraError(f"camera folder {arg!r} {why}")

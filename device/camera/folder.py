@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from device.camera.base import CameraError, preview_size
+from scoring.errors import TilescoreError
 from vision.labels import PHOTO_SUFFIXES
 
 
@@ -24,7 +25,13 @@ class FolderCamera:
             names = list(self.folder.iterdir())
         except OSError as error:  # the folder went away or cannot be read: the camera is out
             raise CameraError(f"camera folder {str(self.folder)!r}: {error.strerror}") from None
-        return sorted(p for p in names if p.suffix.lower() in PHOTO_SUFFIXES)
+        # A hidden file is no photo of the folder's: a Mac leaves "._hand.jpg" (its metadata)
+        # beside every photo copied, and it sorted first. A folder named like a photo neither.
+        return sorted(
+            p
+            for p in names
+            if p.suffix.lower() in PHOTO_SUFFIXES and not p.name.startswith(".") and p.is_file()
+        )
 
     def current_path(self) -> Path:
         photos = self._photos()
@@ -37,7 +44,11 @@ class FolderCamera:
 
         # Decoded as a photo to read (a 12-megapixel JPEG at half its size), as a photo upload
         # is: the app reads, keeps and shows these pixels.
-        return load_photo(self.current_path()).pixels
+        path = self.current_path()
+        try:
+            return load_photo(path).pixels
+        except TilescoreError as error:  # a file that is no photo: said as the camera's
+            raise CameraError(f"camera folder photo {path.name!r}: {error}") from None
 
     def preview(self) -> np.ndarray:
         return preview_size(self._read())

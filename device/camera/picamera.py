@@ -6,9 +6,13 @@ biased down a little so tile faces do not burn out.
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 
 from device.camera.base import CameraError
+
+log = logging.getLogger(__name__)
 
 PREVIEW_SIZE = (640, 480)
 EXPOSURE_BIAS = -0.5  # EV: white tile faces clip first; keep their strokes readable
@@ -37,9 +41,16 @@ class PiCamera:
             raise CameraError("picamera2 is not installed (on a Pi: deploy/install.sh)") from None
         try:
             self.camera = Picamera2()
-        except (RuntimeError, IndexError) as error:
+        except (RuntimeError, IndexError, OSError) as error:
             raise CameraError(f"no Pi camera found: {error}") from None
         self.name = "pi"
+        try:
+            self._start()
+        except Exception as error:  # held but not started: let go, or every open says busy
+            self.close()
+            raise CameraError(f"Pi camera would not start: {error}") from None
+
+    def _start(self) -> None:
         config = self.camera.create_still_configuration(
             main={"format": "RGB888", "size": still_size(self.camera.sensor_resolution)},
             lores={"size": PREVIEW_SIZE, "format": "YUV420"},
@@ -70,4 +81,7 @@ class PiCamera:
             raise CameraError(f"Pi camera failed: {error}") from None
 
     def close(self) -> None:
-        self.camera.close()
+        try:
+            self.camera.close()
+        except Exception:  # a camera that failed may fail to close too: it is let go anyway
+            log.debug("closing the Pi camera", exc_info=True)

@@ -798,7 +798,9 @@ def test_fit_to_this_set_from_the_apps_own_photos_and_back(tmp_path):
     shipped = hashlib.sha256(classifier.read_bytes()).hexdigest()
     camera = tmp_path / "camera"
     camera.mkdir()
+    # Two hands (the same tiles twice running would be the hand scored last, shown again).
     shutil.copy(PHOTOS / "taiwan-melds.jpg", camera / "hand.jpg")
+    shutil.copy(PHOTOS / "taiwan-pinghu.jpg", camera / "hand2.jpg")
     app = create_app(tmp_path / "data", models, f"dir:{camera}")
     reader = app.config["STATE"].reader
     with app.test_client() as client:

@@ -60,6 +60,8 @@ def places(tmp_path, monkeypatch):
         (["--camera", "bogus"], "error: unknown camera 'bogus': use pi, usb:N or dir:PATH"),
         (["--camera", "usb:abc"], "error: camera 'usb:abc': usb needs a number, e.g. usb:0"),
         (["--camera", "usb:-1"], "error: camera 'usb:-1': usb needs a number, e.g. usb:0"),
+        (["--camera", "usb:1_0"], "error: camera 'usb:1_0': usb needs a number"),  # not 10
+        (["--camera", "usb:٣"], "error: camera 'usb:٣': usb needs a number"),  # not 3
         (["--camera", "dir:/nonexistent/photos"], "camera folder '/nonexistent/photos' does not"),
         (["--camera", "dir:FILE"], "is not a folder"),
         (["--camera", "dir:"], "error: camera 'dir:': dir needs a folder"),

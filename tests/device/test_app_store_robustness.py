@@ -4,6 +4,7 @@ saved is lost or overwritten, and every refusal is one line (a JSON 400, 404, 41
 ``error:`` at the command line), never a traceback or a 500."""
 
 import contextlib
+import itertools
 import json
 import os
 import shutil
@@ -25,11 +26,17 @@ PHOTOS = REPO / "examples" / "photos"
 WIN = [f"{n}m" for n in range(1, 10)] + [f"{n}p" for n in range(1, 7)] + ["1z"]
 
 
+_READS = itertools.count()
+
+
 def _detections():
-    """A winning taiwan hand as a reader would find it: 16 tiles in a row, the 17th set apart."""
+    """A winning taiwan hand as a reader would find it: 16 tiles in a row, the 17th set apart.
+    Each read another hand (123456p or 234567p by turns), as hands at a table are: the same
+    tiles twice running are the hand scored last, shown again, not recorded."""
+    codes = WIN if next(_READS) % 2 else [*WIN[:9], *(f"{n}p" for n in range(2, 8)), "1z"]
     tiles = [
         {"code": code, "box": [i * 40, 0, i * 40 + 38, 50], "confidence": 0.9, "face_down": False}
-        for i, code in enumerate(WIN)
+        for i, code in enumerate(codes)
     ]
     return [*tiles, {"code": "1z", "box": [700, 0, 738, 50], "confidence": 0.9, "face_down": False}]
 
@@ -618,3 +625,18 @@ def test_a_full_disk_still_shows_the_scores_and_says_it_is_full(tmp_path):
             assert again.get("/api/session").get_json()["hands"][0]["id"] == hand["id"]
     finally:
         subprocess.run(["umount", data], check=True)
+
+
+def test_a_second_tap_on_the_same_tiles_shows_the_hand_scored_last(tmp_path):
+    # A second tap on a slow Pi (or one just after the still hand was recorded) recorded the
+    # same hand again: paid twice, the deal moved twice (a helper's probe).
+    same = _detections()
+    app = _app(tmp_path, lambda: same)
+    with app.test_client() as client:
+        first = client.post("/api/score").get_json()
+        again = client.post("/api/score").get_json()
+        assert again["id"] == first["id"] and again["repeat_of"] == first["id"]
+        assert [h["id"] for h in client.get("/api/session").get_json()["hands"]] == [first["id"]]
+        client.post("/api/undo")  # undone, the same tiles are scored anew
+        anew = client.post("/api/score").get_json()
+        assert anew["id"] != first["id"] and "repeat_of" not in anew

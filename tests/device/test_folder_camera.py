@@ -89,3 +89,21 @@ def test_a_folder_that_is_a_file_or_goes_away_is_a_camera_error(tmp_path):
 def test_a_camera_spec_that_can_never_work_is_one_line(spec, said):
     with pytest.raises(CameraError, match=said):
         open_camera(spec)
+
+
+def test_hidden_files_and_folders_named_like_photos_are_no_photos(tmp_path):
+    # A Mac leaves "._a.jpg" (its metadata, no JPEG) beside each photo copied: it sorted first
+    # and the camera failed on it for good.
+    _jpeg(tmp_path / "a.jpg", 800, 600)
+    (tmp_path / "._a.jpg").write_bytes(b"\x00\x05\x16\x07 not a photo")
+    (tmp_path / "b.jpg").mkdir()
+    camera = open_camera(f"dir:{tmp_path}")
+    assert camera.current_path().name == "a.jpg"
+    camera.advance()
+    assert camera.current_path().name == "a.jpg"  # the only photo, round again
+
+
+def test_a_file_that_is_no_photo_is_the_cameras_error(tmp_path):
+    (tmp_path / "a.jpg").write_text("not a photo")
+    with pytest.raises(CameraError, match=r"camera folder photo 'a\.jpg': "):
+        open_camera(f"dir:{tmp_path}").capture()

@@ -240,3 +240,12 @@ def test_same_layout_is_the_same_boxes_give_or_take_a_few_pixels():
     assert not same_layout(row, row[:16])
     assert not same_layout(row, [_box(100 + 62 * i, 300) for i in range(17)])
     assert not same_layout([], [])
+
+
+def test_the_same_hand_read_again_after_a_nudge_is_the_same_hand():
+    from device.app.still import same_hand
+
+    hand = {"hand": "123m", "win_tile": "3m", "melds": [{"type": "pon", "tiles": "777z"}]}
+    assert same_hand({**hand, "problems": ["a doubt"]}, hand)  # what it says aside
+    assert not same_hand({**hand, "win_tile": "1m"}, hand)
+    assert not same_hand({"hand": ""}, {"hand": ""})  # nothing read is no hand

@@ -92,11 +92,18 @@ async function loadStatus() {
   }
 }
 
+let previewSince = 0;  // when the frame in flight was asked for; 0: none in flight
+
 function refreshPreview() {
   if (!$("#camera").classList.contains("active")) return;
+  // One frame in flight at a time: a camera that stops answering would otherwise pile up
+  // requests until the browser's connections to the app were all taken, the page with them.
+  if (previewSince && Date.now() - previewSince < 15000) return;
+  previewSince = Date.now();
   const img = $("#preview");
   const next = new Image();
   next.onload = () => {
+    previewSince = 0;
     img.src = next.src;
     img.hidden = false;
     $("#preview-missing").hidden = true;
@@ -105,6 +112,7 @@ function refreshPreview() {
     if (still.enabled) loadStill();
   };
   next.onerror = () => {
+    previewSince = 0;
     img.hidden = true;
     $("#preview-missing").hidden = false;
     // The reason is kept by the server; ask for it now and then, not on every frame.
@@ -181,7 +189,9 @@ async function scoreNow() {
   setStatus("reading the tiles…");
   try {
     const hand = await api("/api/score", { method: "POST" });
-    showScored(hand, "scored");
+    showScored(hand, hand.repeat_of
+      ? `the same tiles as hand ${hand.repeat_of}: shown, not scored again (undo it to score anew)`
+      : "scored");
   } catch (error) {
     setStatus(error.message, true);
   } finally {
