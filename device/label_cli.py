@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from scoring import strict_json
 from scoring.errors import TilescoreError
+from vision.models import SHIPPED_MODELS
 
 if TYPE_CHECKING:
     from device.labels import LabelStore
@@ -40,7 +41,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("photos", type=Path, help="folder of photos")
     parser.add_argument("--labels", type=Path, help="label folder (default: PHOTOS/labels)")
-    parser.add_argument("--models", type=Path, default=Path("models"), help="for pre-labels")
+    parser.add_argument("--models", type=Path, default=SHIPPED_MODELS, help="for pre-labels")
     parser.add_argument(
         "--port",
         type=port_number,

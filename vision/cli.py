@@ -14,7 +14,7 @@ from typing import Any
 
 from scoring.cli import write_json
 from scoring.errors import TilescoreError
-from vision.models import thread_count
+from vision.models import SHIPPED_MODELS, thread_count
 from vision.tile_sets import UNSAID_BACKS, Backs, add_back_options, backs_from_args
 
 
@@ -27,7 +27,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--annotate", metavar="OUT_DIR", help="also write each photo with boxes drawn"
     )
     parser.add_argument(
-        "--models", type=Path, default=Path("models"), metavar="DIR", help="model folder"
+        "--models", type=Path, default=SHIPPED_MODELS, metavar="DIR", help="model folder"
     )
     parser.add_argument(
         "--threads",

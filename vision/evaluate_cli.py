@@ -15,7 +15,7 @@ from scoring import strict_json
 from scoring.errors import TilescoreError
 from vision.folders import check_writable
 from vision.json_values import finite_number
-from vision.models import thread_count
+from vision.models import SHIPPED_MODELS, thread_count
 
 SAME_SHAPE = 0.02
 """A label and a photo whose widths and heights scale by shares this close are one photo at two
@@ -40,7 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--photos", type=Path, metavar="DIR", help="the photos (not needed with --predictions)"
     )
     parser.add_argument(
-        "--models", type=Path, default=Path("models"), metavar="DIR", help="model folder"
+        "--models", type=Path, default=SHIPPED_MODELS, metavar="DIR", help="model folder"
     )
     parser.add_argument(
         "--threads", type=thread_count, default=None, metavar="N", help="onnxruntime threads"

@@ -19,6 +19,9 @@ from scoring.variant import variant_name
 from vision.errors import ModelError
 
 DEFAULT_FILE = "default.json"  # names the models a folder reads with (docs/contracts.md)
+SHIPPED_MODELS = Path(__file__).resolve().parent.parent / "models"
+"""The shipped models, every command's default: the project's own ``models/``, wherever the
+command runs from (a default of ``models`` under the working folder failed everywhere else)."""
 
 
 @dataclass(frozen=True)

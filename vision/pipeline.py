@@ -31,6 +31,7 @@ from vision.face_colour import (
     looks_white,
 )
 from vision.models import (
+    SHIPPED_MODELS,
     ModelClass,
     ModelInfo,
     OnnxModel,
@@ -712,7 +713,7 @@ _SESSIONS: dict[tuple[int | None, str], tuple[float, OnnxModel]] = {}
 
 
 def load_pipeline(
-    models_dir: Path | str = Path("models"),
+    models_dir: Path | str = SHIPPED_MODELS,
     threads: int | None = None,
     detector_meta: Path | None = None,
     classifier_meta: Path | None = None,

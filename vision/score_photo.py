@@ -20,6 +20,7 @@ from vision.annotate import (
 )
 from vision.images import load_photo
 from vision.layout import Reading, reconstruct
+from vision.models import SHIPPED_MODELS
 from vision.pipeline import load_pipeline
 from vision.tile_sets import backs_from_args
 
@@ -33,7 +34,7 @@ def score_photo_command(args: argparse.Namespace) -> int:
     target = annotation_target(Path(args.annotate), photo) if args.annotate else None
     decoded = load_photo(photo)
     variant = args.variant or "taiwan"
-    pipeline = load_pipeline(Path(args.models or "models"), variant=variant)
+    pipeline = load_pipeline(Path(args.models or SHIPPED_MODELS), variant=variant)
     read = pipeline.read(decoded.pixels, red_fives=_red_fives(args), backs=backs)
     tiles = [t.to_json() for t in read.scaled(*decoded.scale).tiles]
     # The hand was laid down because it won: a reading that is no winning hand under these rules

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.errors import TilescoreError
-from vision.models import thread_count
+from vision.models import SHIPPED_MODELS, thread_count
 from vision.tile_sets import add_back_options, backs_from_args
 
 DEFAULT_PORT = 8765
@@ -27,7 +27,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="turn the camera's frames this many degrees clockwise (0, 90, 180, 270), for a "
         "camera mounted rolled: the far side of the table belongs at the top of the preview",
     )
-    parser.add_argument("--models", default="models", help="folder with the model pair")
+    parser.add_argument("--models", default=str(SHIPPED_MODELS), help="folder with the model pair")
     parser.add_argument(
         "--data",
         default=str(Path.home() / ".local/share/tilescore"),

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from vision.adaptation import BATCH, FOLDED_SUFFIX, MEASURE_SUFFIX, Folded
+from vision.models import SHIPPED_MODELS
 from vision.training.finetune import (
     CurrentModel,
     FineTuneError,
@@ -68,7 +69,7 @@ class AdaptError(FineTuneError):
 @dataclass(frozen=True)
 class AdaptSettings:
     photos: tuple[Path, ...]  # photo files, or folders of them
-    models_dir: Path = Path("models")
+    models_dir: Path = SHIPPED_MODELS
     checkpoint: Path | None = None  # default: the classifier's own (finetune.find_checkpoint)
     share: float = SHARE
     threads: int | None = None

@@ -18,6 +18,7 @@ from typing import TypedDict
 
 from scoring.errors import TilescoreError
 from vision.folders import check_writable
+from vision.models import SHIPPED_MODELS
 
 
 class Defaults(TypedDict):
@@ -132,7 +133,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "average (--soup) later",
     )
     parser.add_argument(
-        "--out", "--models", dest="out", type=Path, default=Path("models"), help="model folder"
+        "--out", "--models", dest="out", type=Path, default=SHIPPED_MODELS, help="model folder"
     )
     parser.add_argument("--name", help="model name (file names in --out)")
     parser.add_argument(

@@ -34,6 +34,7 @@ from typing import Any
 
 from scoring.errors import TilescoreError
 from vision.adaptation import FOLDED_SUFFIX, MEASURE_SUFFIX
+from vision.models import SHIPPED_MODELS
 
 HELD_OUT_SHARE = 0.2  # datasets.label_export.split_of's default
 MIN_HELD_OUT = 2
@@ -612,7 +613,7 @@ def _write_json(path: Path, data: Any) -> None:
 @dataclass(frozen=True)
 class FineTuneSettings:
     labels: Path
-    models_dir: Path = Path("models")
+    models_dir: Path = SHIPPED_MODELS
     photos: Path | None = None
     synthetic: Path | None = Path("datasets/build/synth/classify")
     per_class: int = 20

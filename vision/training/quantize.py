@@ -34,7 +34,7 @@ from vision.boxes import letterbox
 from vision.crops import to_batch
 from vision.errors import ModelError
 from vision.images import load_image
-from vision.models import SECOND_LOOK_KEY, ModelInfo, find_models, load_info
+from vision.models import SECOND_LOOK_KEY, SHIPPED_MODELS, ModelInfo, find_models, load_info
 
 DEFAULT_SCENES = Path("datasets/build/synth25/detect/images/val")
 SCENE_SUFFIXES = (".jpg", ".png")
@@ -170,7 +170,7 @@ def calibration_note(scenes: list[Path], folder: Path) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--models", type=Path, default=Path("models"))
+    parser.add_argument("--models", type=Path, default=SHIPPED_MODELS)
     parser.add_argument(
         "--calibration",
         type=Path,
