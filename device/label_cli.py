@@ -59,7 +59,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from device.labels import LabelStore
 
-    store = LabelStore(args.photos, args.labels or args.photos / "labels")
+    if args.out is not None and not args.export:
+        raise TilescoreError("--out is where --export writes: give --export yolo|crops|labelstudio")
+    reads_only = bool(args.export or args.report)
+    store = LabelStore(args.photos, args.labels or args.photos / "labels", create=not reads_only)
     if args.export:
         return _export(store, args.export, args.out, args.seed)
     if args.import_file:

@@ -33,13 +33,18 @@ class StaleLabelError(TilescoreError):
 
 
 class LabelStore:
-    def __init__(self, photos: Path, labels: Path) -> None:
+    def __init__(self, photos: Path, labels: Path, create: bool = True) -> None:
+        """``create``: make the labels folder where there is none (labelling, an import); a
+        report or an export only reads one, and a folder named wrong is said, not made."""
         if not photos.is_dir():
-            raise TilescoreError(f"photo folder {str(photos)!r} does not exist")
+            why = "is a file, not a folder" if photos.exists() else "does not exist"
+            raise TilescoreError(f"photo folder {str(photos)!r} {why}")
         self.photos = photos
         self.labels = labels
         if labels.exists() and not labels.is_dir():  # --labels naming a file: never written over
             raise TilescoreError(f"labels folder {str(labels)!r} is a file, not a folder")
+        if not create and not labels.exists():
+            raise TilescoreError(f"labels folder {str(labels)!r} does not exist")
         try:
             labels.mkdir(parents=True, exist_ok=True)
         except OSError as error:  # a read-only place, a file on the way to it

@@ -158,11 +158,46 @@ def exit_status(results: list[dict[str, Any]]) -> int:
     return 0 if not results or any("error" not in r for r in results) else 2
 
 
+HAND_OPTIONS = {
+    "win_tile": "--win",
+    "melds": "--melds",
+    "flowers": "--flowers",
+    "seat_wind": "--seat",
+    "round_wind": "--round",
+    "self_draw": "--self-draw",
+    "discarder": "--discarder",
+    "dealer_streak": "--streak",
+    "dealer": "--dealer",
+    "events": "--events",
+    "dora_indicators": "--dora",
+    "ura_dora_indicators": "--ura",
+    "honba": "--honba",
+    "riichi_sticks": "--riichi-sticks",
+    "players": "--players",
+    "pao": "--pao",
+    "rule": "--rule",
+}
+"""The options that say something of one hand typed with --hand or read from a photo."""
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.hand is not None and args.source is not None:
+        raise TilescoreError(f"give --hand or {args.source!r}, not both")
     if args.hand is None:
         if not args.json and args.source is None:
             raise TilescoreError("give --hand TILES, or --json with a file of hands, or a photo")
         data = read_json(args.source)
+        said = [
+            flag
+            for key, flag in HAND_OPTIONS.items()
+            if getattr(args, key) not in (None, False, [])
+        ]
+        if said:
+            # Taken without a word, the hands were scored as the JSON says, not as the option.
+            raise TilescoreError(
+                f"{said[0]} is for a hand typed with --hand or read from a photo: a hand given"
+                " as JSON says it in its own keys"
+            )
         if isinstance(data, list):
             results = [score_json(d, args.variant) for d in data]
             write_json(results)

@@ -244,12 +244,16 @@ class Variant:
                 or order != [order[0], order[0] + 1, order[0] + 2]
             ):
                 raise HandError(f"meld chi:{_codes(tiles)} is not three in a row of one suit")
-            return
-        size = 3 if meld.type is MeldType.PON else 4
-        if len(tiles) != size or len({t.plain for t in tiles}) != 1:
-            raise HandError(f"meld {kind}:{_codes(tiles)} is not {size} identical tiles")
+        else:
+            size = 3 if meld.type is MeldType.PON else 4
+            if len(tiles) != size or len({t.plain for t in tiles}) != 1:
+                raise HandError(f"meld {kind}:{_codes(tiles)} is not {size} identical tiles")
         if meld.claimed_from is not None and meld.claimed_from not in SEATS:
-            raise HandError(f"meld {kind}:{_codes(tiles)} claimed from {meld.claimed_from!r}")
+            # A chi's seat went unchecked: "from": "Q" scored as if nothing were said.
+            raise HandError(
+                f"meld {kind}:{_codes(tiles)} claimed from {meld.claimed_from!r}: a seat is one"
+                " of E S W N"
+            )
 
 
 def _too_many_copies(hand: Hand) -> bool:

@@ -121,8 +121,13 @@ def run(args: argparse.Namespace) -> int:
         if args.out is not None:
             _annotate(decoded.pixels, reading.tiles, args.out / "annotated" / f"{photo.stem}.jpg")
         if not args.json:
-            print(f"\r{number}/{len(labels)} {photo.name}", end="", file=sys.stderr, flush=True)
-    if not args.json:
+            # One line redrawn on a terminal; a line each in a log (\r ran them together).
+            line = f"{number}/{len(labels)} {photo.name}"
+            if sys.stderr.isatty():
+                print(f"\r{line}", end="", file=sys.stderr, flush=True)
+            else:
+                print(line, file=sys.stderr, flush=True)
+    if not args.json and sys.stderr.isatty():
         print(file=sys.stderr)
     if not results and unreadable:  # none read: the folder is wrong, say why once
         raise TilescoreError(unreadable[0]["error"])

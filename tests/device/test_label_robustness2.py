@@ -201,8 +201,28 @@ def test_a_labels_folder_that_cannot_be_made_is_one_line(tmp_path, capsys):
     (tmp_path / "photos").mkdir()
     (tmp_path / "file").write_text("")
     labels = tmp_path / "file" / "labels"
-    assert main(["label", str(tmp_path / "photos"), "--labels", str(labels), "--report"]) == 2
+    assert main(["label", str(tmp_path / "photos"), "--labels", str(labels), "--import", "x"]) == 2
     one_line_error(capsys, labels, "cannot make the labels folder")
+
+
+def test_a_report_or_an_export_of_a_labels_folder_not_there_says_so(tmp_path, capsys):
+    # A report made the folder it was given and counted nothing in it: "0 photos, 0 tiles".
+    (tmp_path / "photos").mkdir()
+    labels = tmp_path / "typo"
+    for asked in (["--report"], ["--export", "yolo", "--out", str(tmp_path / "out")]):
+        assert main(["label", str(tmp_path / "photos"), "--labels", str(labels), *asked]) == 2
+        one_line_error(capsys, labels, "does not exist")
+        assert not labels.exists()
+
+
+def test_out_without_export_and_a_photo_for_a_folder_are_one_line(tmp_path, capsys):
+    (tmp_path / "photos").mkdir()
+    assert main(["label", str(tmp_path / "photos"), "--out", str(tmp_path / "out")]) == 2
+    one_line_error(capsys, "--out is where --export writes")
+    photo = tmp_path / "a.jpg"
+    photo.write_bytes(b"")
+    assert main(["label", str(photo), "--report"]) == 2
+    one_line_error(capsys, "is a file, not a folder")
 
 
 def test_an_import_into_a_read_only_labels_folder_is_one_line(

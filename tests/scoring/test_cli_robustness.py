@@ -243,3 +243,19 @@ def test_a_photo_in_any_format_detect_reads_is_scored(tmp_path, capsys):
     Image.open(PHOTO).save(tmp_path / "hand.gif")  # 256 colours: read, not always alike
     assert main(["score", str(tmp_path / "hand.gif"), "--seat", "S", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["result"]["winning"]
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        (["--seat", "N"], "--seat is for a hand typed with --hand or read from a photo"),
+        (["--self-draw"], "--self-draw is for a hand typed"),
+        (["--rule", "base=50"], "--rule is for a hand typed"),
+        (["--hand", "123m"], "give --hand or"),
+    ],
+)
+def test_a_hand_option_beside_a_json_file_is_refused_not_ignored(tmp_path, options, words):
+    # The options were dropped without a word: the hand was scored as the file said.
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(WINNING))
+    one_line_error(tilescore("score", "--json", path, *options), words)

@@ -23,6 +23,10 @@ BASE = {
         ({"hand": "123456789m234567p1s"}, "has 17 tiles"),
         ({"melds": ["chi:135m"]}, "meld chi:135m is not three in a row"),
         ({"melds": ["pon:123m"]}, "meld pon:123m is not 3 identical"),
+        (
+            {"hand": "456789m234567p11s", "melds": [{"type": "chi", "tiles": "123m", "from": "Q"}]},
+            "meld chi:123m claimed from 'Q': a seat is one of E S W N",
+        ),
         ({"melds": [{"type": "triple", "tiles": "111m"}]}, "unknown meld type 'triple'"),
         ({"rules": {"no_such_rule": 1}}, "unknown rule option 'no_such_rule'"),
         ({"rules": {"base": "lots"}}, "rule option 'base' takes a whole number"),
