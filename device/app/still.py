@@ -193,6 +193,15 @@ class StillWatch:
             self.reading = False
             self.detector.retry()
 
+    def again(self, note: str) -> None:
+        """The still could not be taken (the camera failed): said, and the scene read again
+        once the camera gives frames again, as ``busy`` does. Marked read, a winning hand left
+        lying untouched was never read again, and its note blamed a camera back long since."""
+        with self.lock:
+            self.reading = False
+            self.detector.retry()
+            self.note = f"still hand: {note}; read again when the camera is back"
+
     def done(self, hand_id: int | None = None, note: str | None = None) -> None:
         """The read that ``feed`` asked for is over: a hand recorded, or a note why not."""
         with self.lock:

@@ -374,7 +374,7 @@ def create_app(
             image = state.grab(full=True)
         except CameraError as error:
             log.info("still hand: %s", error)
-            state.still.done(None, str(error))
+            state.still.again(str(error))
             return
         if not state.lock.acquire(blocking=False):
             # A Score tap or a correction is at work: try again on the next frame. After a tap
@@ -424,6 +424,8 @@ def create_app(
             # The scene looked new (a lamp, a shadow, the row straightened, the camera bumped)
             # but the tiles are those of the hand scored last.
             return f"the same tiles as hand {latest['id']}, already scored"
+        if not state.still.enabled:  # switched off while the still was read: not recorded
+            return "switched off while the hand was read: not recorded"
         session = session or _new_session()  # it starts where _context_for(None) said
         # The folder camera is not moved on to its next photo, as after a tap: that would be a
         # new scene, and a demo folder would score itself round and round.

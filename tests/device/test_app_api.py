@@ -884,3 +884,20 @@ def test_the_app_reads_a_rolled_cameras_frames_turned(tmp_path):
         assert cv2.imdecode(np.frombuffer(preview, np.uint8), cv2.IMREAD_COLOR).shape[0] > 600
         hand = client.post("/api/score").get_json()
     assert seen == [(1600, 1200, 3)] and (hand["width"], hand["height"]) == (1200, 1600)
+
+
+def test_a_still_hand_read_while_the_table_switched_the_watch_off_is_not_recorded(label_table):
+    # Switched off during a read, the hand was recorded all the same (a helper's probe).
+    state = label_table.client.application.config["STATE"]
+    read = state.reader.read
+
+    def switched_off_meanwhile(image, red_fives=True, variant=None):
+        state.still.switch(False)  # as the Table screen's toggle would, mid-read
+        return read(image, red_fives, variant)
+
+    state.reader.read = switched_off_meanwhile
+    label_table.client.post("/api/still", json={"enabled": True})
+    label_table.wait(1.0)
+    label_table.lay(_photo())
+    label_table.wait(3.0)
+    assert label_table.hands() == []

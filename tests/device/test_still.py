@@ -249,3 +249,16 @@ def test_the_same_hand_read_again_after_a_nudge_is_the_same_hand():
     assert same_hand({**hand, "problems": ["a doubt"]}, hand)  # what it says aside
     assert not same_hand({**hand, "win_tile": "1m"}, hand)
     assert not same_hand({"hand": ""}, {"hand": ""})  # nothing read is no hand
+
+
+def test_a_still_the_camera_could_not_take_is_read_again_when_it_is_back():
+    # Marked read, the winning hand lying untouched was never read again (a helper's probe).
+    watch = StillWatch()
+    watch.switch(True)
+    hand = table(tiles=17)
+    frames = [table()] + laying(hand) + [hand] * 10
+    fired = [i for i, f in enumerate(frames) if watch.feed(f, i * 0.4)]
+    assert len(fired) == 1
+    watch.again("USB camera usb:0 gave no frame")
+    assert "read again when the camera is back" in watch.to_json()["note"]
+    assert watch.feed(hand, len(frames) * 0.4)  # the same scene, the camera back: read now
