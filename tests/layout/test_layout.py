@@ -309,3 +309,23 @@ def test_an_upright_second_box_on_a_pon_tile_is_no_added_kong():
     on_top = {**tiles[15], "box": [x1 + 6, y1 - 10, x2 + 6, y2 - 10]}
     added = reconstruct_json({"tiles": [*tiles, on_top]}, "taiwan")
     assert sorted(m["type"] for m in added["melds"]) == ["added_kong", "chi"]
+
+
+@pytest.mark.parametrize("down", [{14}, {15, 16}, {14, 15, 16}])  # 123456789m234p1s 1s 9999s
+def test_a_concealed_kong_is_four_alike_whichever_of_them_lie_face_down(down):
+    # back 9s 9s 9s, 9s back back 9s, back back back 9s: each was "no chi, pon or kong" and the
+    # hand three tiles short (a helper's probe); back 9s 9s back read already.
+    codes = [t.code for t in parse_tiles("123456789m234p1s1s9999s")]
+    tiles = row(codes, gap_before={13: 40, 14: 90}, down=down)
+    reading = reconstruct_json({"tiles": tiles}, "taiwan")
+    assert reading["melds"] == [{"type": "concealed_kong", "tiles": "9999s"}]
+    assert reading["problems"] == []
+
+
+def test_four_backs_ask_for_a_tile_turned_up():
+    codes = [t.code for t in parse_tiles("123456789m234p1s1s9999s")]
+    tiles = row(codes, gap_before={13: 40, 14: 90}, down={14, 15, 16, 17})
+    problems = reconstruct_json({"tiles": tiles}, "taiwan")["problems"]
+    assert (
+        "four tiles face down: a concealed kong shows which it is; turn one of them up" in problems
+    )

@@ -67,18 +67,23 @@ def _readings(tile: LayoutTile) -> list[str]:
 def type_meld(tiles: Sequence[LayoutTile], stacked: bool = False) -> MeldGuess:
     """The meld these tiles (in row order, plus a stacked fourth if ``stacked``) show.
 
-    A concealed kong lies back, face, face, back. A doubtful tile may be read as its second
+    A concealed kong lies back, face, face, back (or with any of its four face down but one,
+    the faces alike). A doubtful tile may be read as its second
     guess when that, and only that, makes a meld ("7s 8s 8s?" with 9s as runner-up is a chi).
     """
     backs = [t.face_down for t in tiles]
-    if len(tiles) == 4 and backs == [True, False, False, True]:
-        middle = [tiles[1].code or "", tiles[2].code or ""]
-        faces = [_tile(c) for c in middle]
+    if len(tiles) == 4 and any(backs) and not all(backs):
+        # Back, face, face, back as a rule; a player may show one face, or lay the faces at
+        # the ends: four tiles, the faces alike, are a concealed kong whichever lie down.
+        shown = [t.code or "" for t in tiles if not t.face_down]
+        faces = [_tile(c) for c in shown]
         if all(faces) and _alike([f for f in faces if f is not None]):
             # The backs hide their faces; they are the plain tile (a red five would show).
             plain = next(f for f in faces if f is not None).plain.code
-            return MeldGuess("concealed_kong", (plain, middle[0], middle[1], plain))
-        return MeldGuess(None, tuple(middle))
+            return MeldGuess(
+                "concealed_kong", tuple(plain if t.face_down else t.code or "" for t in tiles)
+            )
+        return MeldGuess(None, tuple(shown))
     if any(backs):
         return MeldGuess(None, tuple(t.label for t in tiles))
     codes = tuple(t.code or "?" for t in tiles)

@@ -115,11 +115,10 @@ def short_meld(
 
 
 def bad_meld(tiles: Sequence[LayoutTile]) -> Problem:
-    return Problem(
-        "bad_meld",
-        f"group {_labels(tiles)} is no chi, pon or kong",
-        tuple(t.index for t in tiles),
-    )
+    said = f"group {_labels(tiles)} is no chi, pon or kong"
+    if len(tiles) == 4 and all(t.face_down for t in tiles):
+        said = "four tiles face down: a concealed kong shows which it is; turn one of them up"
+    return Problem("bad_meld", said, tuple(t.index for t in tiles))
 
 
 NAMED_AT_MOST = 4
