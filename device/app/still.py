@@ -235,6 +235,7 @@ BLOCKING_PROBLEMS = frozenset(
         "unreadable",
         "no_win_tile",
         "unseen",
+        "sideways_in_row",
     }
 )
 """Layout problems that say the tiles are not (yet) a laid-down hand: too few or too many, a

@@ -329,3 +329,14 @@ def test_four_backs_ask_for_a_tile_turned_up():
     assert (
         "four tiles face down: a concealed kong shows which it is; turn one of them up" in problems
     )
+
+
+def test_a_claimed_meld_laid_against_the_row_is_said():
+    # 123456m789p 99s then chi 3s~45s and pon 7z7z~7z pushed against it, no gap (a helper's
+    # probe): one row of 20, scored 門清, with no word of the turned tiles.
+    codes = [t.code for t in parse_tiles("123456m789p99s345s777z")]
+    reading = reconstruct_json({"tiles": row(codes, rotated={11, 15})}, "taiwan")
+    assert (
+        "3s 7z lies sideways in the concealed row: a claimed meld laid against it? Set the melds"
+        " apart" in reading["problems"]
+    )

@@ -113,6 +113,18 @@ def _extendable(run: Run) -> bool:
     return len(run) >= 2 and not is_meld_like(run)
 
 
+def _lone_sideways(row: Sequence[LayoutTile]) -> list[LayoutTile]:
+    """The tiles of a row that lie sideways between upright ones: a claimed meld's turned tile.
+    A run of them side by side is no meld's (one turned tile each): the end of a row bent past
+    45 degrees, whose tiles the detector calls sideways in the image."""
+    turned = [t.rotated and not t.is_piece for t in row]
+    return [
+        tile
+        for i, tile in enumerate(row)
+        if turned[i] and not any(turned[j] for j in (i - 1, i + 1) if 0 <= j < len(row))
+    ]
+
+
 def _reverse(run: Run) -> Run:
     return replace(run, tiles=tuple(reversed(run.tiles)), along=-run.along, front=-run.front)
 
@@ -237,6 +249,9 @@ def assign(
         if run is not concealed:
             ahead = position < segment.index(concealed)
             found.append(problems.split_row(run.tiles, before_the_rest=ahead))
+    sideways = _lone_sideways(hand)
+    if sideways:
+        found.append(problems.sideways_in_row(sideways))
     backs = [t for t in hand if t.face_down]
     if backs:
         found.append(problems.face_down(backs))

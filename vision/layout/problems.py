@@ -92,6 +92,18 @@ def split_row(tiles: Sequence[LayoutTile], before_the_rest: bool) -> Problem:
     )
 
 
+def sideways_in_row(tiles: Sequence[LayoutTile]) -> Problem:
+    """A tile turned sideways read as one of the concealed row: a claimed meld laid against
+    the row or the winning tile, taken into the row with it (1 台 of 門清 and the meld's own
+    items at stake)."""
+    return Problem(
+        "sideways_in_row",
+        f"{_labels(tiles)} lies sideways in the concealed row: a claimed meld laid against it?"
+        " Set the melds apart",
+        tuple(t.index for t in tiles),
+    )
+
+
 def not_played(tile: LayoutTile, why: str) -> Problem:
     """A tile the rule set has not (``sizes.not_played`` says ``why``), left out."""
     return Problem("not_played", f"tile {tile.label} {why}: not counted", (tile.index,))
