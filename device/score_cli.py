@@ -29,6 +29,20 @@ TYPED_HAND = {"hand": "--hand", "win_tile": "--win", "melds": "--melds", "flower
 def run(args: argparse.Namespace) -> int:
     if args.source and Path(args.source).suffix.lower() in PHOTO_SUFFIXES:
         return _score_photo(args)
+    if args.json or args.hand is not None:
+        # Options only a photo takes, beside hands typed or given as JSON, were dropped
+        # without a word (--annotate wrote nothing).
+        photo_only = {
+            "--annotate": args.annotate,
+            "--models": args.models,
+            "--white-backs": not args.coloured_backs,
+            "--back-colour": args.back_colour,
+        }
+        said = [flag for flag, value in photo_only.items() if value]
+        if said:
+            raise TilescoreError(
+                f"{said[0]} is for a photo: a hand typed or given as JSON has none"
+            )
     try:
         return scoring_cli.run(args)
     except NotTextError:

@@ -23,7 +23,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="a JSON file of hands ('-' for stdin) with --json, or a photo of a laid-down hand",
     )
     parser.add_argument("--json", action="store_true", help="JSON in (FILE or stdin) and out")
-    parser.add_argument("--variant", default=None, help=f"one of {', '.join(variant_names())}")
+    parser.add_argument(
+        "--variant",
+        default=None,
+        help=f"one of {', '.join(variant_names())}; for JSON hands, the rule set of those that"
+        " name none",
+    )
     parser.add_argument("--hand", help="concealed tiles including the winning tile, e.g. 123m456p")
     parser.add_argument("--win", dest="win_tile", help="the winning tile, e.g. 5p")
     parser.add_argument("--melds", help="melds as type:tiles, e.g. 'chi:123m pon:777z'")

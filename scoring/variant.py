@@ -68,6 +68,24 @@ class Variant:
         the deal."""
         raise HandError(f"{self.name} does not score drawn hands (流局)")
 
+    def _check_sources(self, hand: Hand) -> None:
+        """Whom each meld says it was claimed from: another player, and for a chi the one who
+        plays just before the winner (上家), the only player a chi is claimed from."""
+        seat = hand.context.seat_wind
+        before = SEATS[(SEATS.index(seat) - 1) % len(SEATS)] if seat in SEATS else None
+        for meld in hand.melds:
+            source = meld.claimed_from
+            if source is None:
+                continue
+            named = f"meld {meld.type.value}:{_codes(meld.tiles)}"
+            if source == seat:
+                raise HandError(f"{named} claimed from {source}, the winner's own seat")
+            if meld.type is MeldType.CHI and before is not None and source != before:
+                raise HandError(
+                    f"{named} claimed from {source}: a chi comes from the player just before"
+                    f" the winner ({before})"
+                )
+
     def check_players(self, players: Any) -> None:
         """That the rule set is played by ``players``, as its own context check says: asked of
         a hand that is all defaults but for the count, so only the count can be refused."""
@@ -205,6 +223,8 @@ class Variant:
             if counted:
                 streak = "; its dealer's streak is dealer_streak" if ctx.honba else ""
                 raise HandError(f"{counted[0]} are not counted in {self.name}{streak}")
+        if self.seats_by_wind:
+            self._check_sources(hand)
         if ctx.pao is not None:
             if not self.uses_pao:
                 raise HandError(f"pao (役滿包) is not used in {self.name}")

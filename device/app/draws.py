@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from device.app.context import DRAW_RUN_RULE
 from device.app.seats import TURN_ORDER
 from scoring.errors import TilescoreError, shown
 from scoring.variant import find_variant
@@ -64,6 +65,30 @@ def check_draw(sent: Any, context: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+SAME_DRAW_WITHIN_S = 30.0
+"""A draw said again this soon after the same one is the same tap twice: two drawn hands in a
+row are minutes apart at any table."""
+
+
+def same_draw_again(
+    latest: Mapping[str, Any],
+    draw: Mapping[str, Any],
+    context: Mapping[str, Any],
+    now: float,
+) -> bool:
+    """Whether ``draw`` is the session's latest hand, a recorded draw, sent again at once under
+    the same rules (xiangqi's run of draws aside: the first draw made it one longer)."""
+    said = (latest.get("reading") or {}).get("draw")
+    if said != dict(draw) or now - float(latest.get("created") or 0) >= SAME_DRAW_WITHIN_S:
+        return False
+    return _rules(latest.get("context") or {}) == _rules(context)
+
+
+def _rules(context: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
+    rules = {k: v for k, v in (context.get("rules") or {}).items() if k != DRAW_RUN_RULE}
+    return context.get("variant"), rules
+
+
 def _chairs(sent: Mapping[str, Any], key: str, chairs: tuple[str, ...]) -> list[str]:
     """``sent[key]``: chairs of the table, in the order they play (none where it is missing)."""
     given = sent.get(key, [])
@@ -71,6 +96,8 @@ def _chairs(sent: Mapping[str, Any], key: str, chairs: tuple[str, ...]) -> list[
         raise TilescoreError(
             f"{key} must be a list of chairs ({' '.join(chairs)}), got {shown(given)}"
         )
+    if len(set(given)) != len(given):  # as the scorer says it: a chair named twice
+        raise TilescoreError(f"{key} names a chair twice: {shown(given)}")
     return [c for c in chairs if c in given]
 
 

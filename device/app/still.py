@@ -276,11 +276,18 @@ def not_a_win(
 HAND_KEYS = ("hand", "win_tile", "melds", "flowers")
 
 
+TELLING_TILES = 13
+"""The fewest tiles of a hand for the same tiles twice running to be the same hand: two hands
+of 14 to 17 tiles are never laid alike, two of xiangqi's five pieces may well be."""
+
+
 def same_hand(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """The same hand read from two photos: its concealed tiles, winning tile, melds and flowers.
-    Two hands running are never the same 14 to 17 tiles laid alike; the same photo's tiles moved
+    Two mahjong hands running are never the same tiles laid alike; the same photo's tiles moved
     half a tile (the row straightened, the camera bumped) are, where ``same_layout`` says no."""
-    return bool(a.get("hand")) and all(a.get(key) == b.get(key) for key in HAND_KEYS)
+    if tiles_in(a) < TELLING_TILES:
+        return False
+    return all(a.get(key) == b.get(key) for key in HAND_KEYS)
 
 
 def same_layout(

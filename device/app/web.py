@@ -826,10 +826,16 @@ def create_app(
         of draws one longer. An undo takes it back as it does a hand."""
         sent = _json_object("a drawn hand must be a JSON object")
         with state.lock:  # dealt from the session as the hand before it left it
-            session = state.store.current_session() or _new_session()
-            context = _context_for(session)
+            session = state.store.current_session()
+            context = _context_for(session)  # before the first hand: the session it starts
             draw = draws.check_draw(sent, context)
             result = draws.score_draw(draw, context)
+            latest = state.store.latest_hand(session.id) if session else None
+            if latest is not None and draws.same_draw_again(latest, draw, context, time.time()):
+                # A double tap on Record draw: recorded twice, it paid twice and passed the deal
+                # twice (the second time from another chair).
+                return jsonify({**_hand_view(latest), "repeat_of": latest["id"]})
+            session = session or _new_session()  # refused above, a draw starts no session
             hand_id = state.store.add_hand(session.id, None, [], {"draw": draw}, context, result)
             variant = find_variant(context["variant"])
             if any(o.name == table_context.DRAW_RUN_RULE for o in variant.options):

@@ -69,7 +69,9 @@ def _parse(spec: str, check_folder: bool = False) -> tuple[str, int | Path | Non
         # ASCII digits only: int() also takes "1_0" (camera 10) and "٣" (camera 3).
         index = int(arg or "0") if (arg or "0").isascii() and (arg or "0").isdigit() else -1
         if not 0 <= index <= MAX_USB_INDEX:  # past a C int, OpenCV fails on every frame
-            raise CameraError(f"camera {spec!r}: usb needs a number, e.g. usb:0")
+            raise CameraError(
+                f"camera {spec!r}: usb needs a device number 0 to {MAX_USB_INDEX}, e.g. usb:0"
+            )
         return kind, index
     if kind == "dir":
         if not arg:

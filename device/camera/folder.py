@@ -30,7 +30,10 @@ class FolderCamera:
         return sorted(
             p
             for p in names
-            if p.suffix.lower() in PHOTO_SUFFIXES and not p.name.startswith(".") and p.is_file()
+            if p.suffix.lower() in PHOTO_SUFFIXES
+            and not p.name.startswith(".")
+            and p.is_file()
+            and not _passed_over(p)
         )
 
     def current_path(self) -> Path:
@@ -48,7 +51,10 @@ class FolderCamera:
         try:
             return load_photo(path).pixels
         except TilescoreError as error:  # a file that is no photo: said as the camera's
-            raise CameraError(f"camera folder photo {path.name!r}: {error}") from None
+            _NOT_PHOTOS[path] = _changed_at(path)
+            raise CameraError(
+                f"camera folder photo {path.name!r}: {error} (passed over from now on)"
+            ) from None
 
     def preview(self) -> np.ndarray:
         return preview_size(self._read())
@@ -63,3 +69,20 @@ class FolderCamera:
 
     def close(self) -> None:
         pass
+
+
+_NOT_PHOTOS: dict[Path, float | None] = {}
+"""Files of a camera folder that would not decode, with when they were last changed: passed
+over until changed, by this camera and by the one opened again after the failure (the app lets
+a failing camera go), so a demo folder with one bad file goes on round its photos."""
+
+
+def _changed_at(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return None
+
+
+def _passed_over(path: Path) -> bool:
+    return path in _NOT_PHOTOS and _NOT_PHOTOS[path] == _changed_at(path)

@@ -70,6 +70,10 @@ EVENTS = frozenset(
 RIICHI_EVENTS = frozenset({Event.RIICHI, Event.DOUBLE_RIICHI})
 FIRST_DRAW_WINS = frozenset({Event.HEAVENLY_WIN, Event.EARTHLY_WIN})
 
+NOTEN_SHARES = 12
+"""罰符 is shared alike by 1, 2 or 3 players on each side (3, 4 or 3 payments): 3,000 splits so,
+1,000 paid 333 and lost one."""
+
 OPTIONS = (
     RuleOption(
         "red_fives",
@@ -80,6 +84,9 @@ OPTIONS = (
         "noten_payment",
         3000,
         "流局罰符: what the players not ready pay those ready on a drawn hand, in all (3k點)",
+        check=lambda value: None
+        if value % NOTEN_SHARES == 0
+        else f"must share alike among 1 to 3 players on each side: a multiple of {NOTEN_SHARES}",
     ),
 )
 

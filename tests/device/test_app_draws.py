@@ -152,3 +152,28 @@ def test_the_page_learns_each_rule_sets_draws(client):
     ]
     assert variants["taiwan"]["draw"]["ready"] is False
     assert variants["xiangqi"]["draw"]["clean_sweep"] is True
+
+
+def test_a_double_tap_on_record_draw_records_one_draw(client):
+    # Two draws a moment apart paid twice and passed the deal twice (a helper's probe).
+    table(client, variant="riichi")
+    first = draw(client, ready=["S"])
+    again = draw(client, ready=["S"])
+    assert again["id"] == first["id"] and again["repeat_of"] == first["id"]
+    assert session(client)["totals"]["South"] == 3000
+    other = draw(client, ready=["W"])  # another draw said: recorded
+    assert other["id"] != first["id"]
+
+
+def test_a_refused_draw_starts_no_session(client):
+    # Refused on a fresh table, it had started a 4-chair session all the same.
+    table(client, variant="riichi")
+    refused = client.post("/api/draw", json={"reason": "nagashi"})
+    assert refused.status_code == 400
+    assert session(client)["session"] is None
+
+
+def test_a_chair_named_twice_is_refused_as_the_scorer_refuses_it(client):
+    table(client, variant="riichi")
+    response = client.post("/api/draw", json={"ready": ["E", "E"]})
+    assert response.status_code == 400 and "names a chair twice" in response.get_json()["error"]

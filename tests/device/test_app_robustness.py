@@ -58,10 +58,16 @@ def places(tmp_path, monkeypatch):
     ("setting", "said"),
     [
         (["--camera", "bogus"], "error: unknown camera 'bogus': use pi, usb:N or dir:PATH"),
-        (["--camera", "usb:abc"], "error: camera 'usb:abc': usb needs a number, e.g. usb:0"),
-        (["--camera", "usb:-1"], "error: camera 'usb:-1': usb needs a number, e.g. usb:0"),
-        (["--camera", "usb:1_0"], "error: camera 'usb:1_0': usb needs a number"),  # not 10
-        (["--camera", "usb:٣"], "error: camera 'usb:٣': usb needs a number"),  # not 3
+        (
+            ["--camera", "usb:abc"],
+            "error: camera 'usb:abc': usb needs a device number 0 to 255, e.g. usb:0",
+        ),
+        (
+            ["--camera", "usb:-1"],
+            "error: camera 'usb:-1': usb needs a device number 0 to 255, e.g. usb:0",
+        ),
+        (["--camera", "usb:1_0"], "error: camera 'usb:1_0': usb needs a device number"),  # not 10
+        (["--camera", "usb:٣"], "error: camera 'usb:٣': usb needs a device number"),  # not 3
         (["--camera", "dir:/nonexistent/photos"], "camera folder '/nonexistent/photos' does not"),
         (["--camera", "dir:FILE"], "is not a folder"),
         (["--camera", "dir:"], "error: camera 'dir:': dir needs a folder"),

@@ -78,9 +78,12 @@ def test_a_folder_that_is_a_file_or_goes_away_is_a_camera_error(tmp_path):
 @pytest.mark.parametrize(
     ("spec", "said"),
     [
-        ("usb:abc", "usb needs a number"),
-        ("usb:-1", "usb needs a number"),
-        ("usb:2147483648", "usb needs a number"),  # past a C int: OpenCV failed on every frame
+        ("usb:abc", "usb needs a device number"),
+        ("usb:-1", "usb needs a device number"),
+        (
+            "usb:2147483648",
+            "usb needs a device number",
+        ),  # past a C int: OpenCV failed on every frame
         ("dir:", "dir needs a folder"),
         ("pi:0", "unknown camera 'pi:0'"),
         ("webcam", "unknown camera 'webcam'"),
@@ -107,3 +110,15 @@ def test_a_file_that_is_no_photo_is_the_cameras_error(tmp_path):
     (tmp_path / "a.jpg").write_text("not a photo")
     with pytest.raises(CameraError, match=r"camera folder photo 'a\.jpg': "):
         open_camera(f"dir:{tmp_path}").capture()
+
+
+def test_a_file_that_is_no_photo_is_passed_over_once_said(tmp_path):
+    # It blocked every Score tap of a demo folder for good (a helper's probe).
+    (tmp_path / "a.jpg").write_text("not a photo")
+    _jpeg(tmp_path / "b.jpg", 800, 600)
+    with pytest.raises(CameraError, match="passed over from now on"):
+        open_camera(f"dir:{tmp_path}").capture()
+    again = open_camera(f"dir:{tmp_path}")  # the app opens the camera again after a failure
+    assert again.capture().shape == (600, 800, 3)
+    _jpeg(tmp_path / "a.jpg", 400, 300)  # mended: a photo again
+    assert open_camera(f"dir:{tmp_path}").capture().shape == (300, 400, 3)

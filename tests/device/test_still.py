@@ -245,10 +245,12 @@ def test_same_layout_is_the_same_boxes_give_or_take_a_few_pixels():
 def test_the_same_hand_read_again_after_a_nudge_is_the_same_hand():
     from device.app.still import same_hand
 
-    hand = {"hand": "123m", "win_tile": "3m", "melds": [{"type": "pon", "tiles": "777z"}]}
+    hand = {"hand": "123456789m11p", "win_tile": "3m", "melds": [{"type": "pon", "tiles": "777z"}]}
     assert same_hand({**hand, "problems": ["a doubt"]}, hand)  # what it says aside
     assert not same_hand({**hand, "win_tile": "1m"}, hand)
     assert not same_hand({"hand": ""}, {"hand": ""})  # nothing read is no hand
+    pieces = {"hand": "士象車帥將", "win_tile": "將", "melds": []}
+    assert not same_hand(pieces, dict(pieces))  # two xiangqi hands running may be alike
 
 
 def test_a_still_the_camera_could_not_take_is_read_again_when_it_is_back():

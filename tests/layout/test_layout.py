@@ -340,3 +340,22 @@ def test_a_claimed_meld_laid_against_the_row_is_said():
         "3s 7z lies sideways in the concealed row: a claimed meld laid against it? Set the melds"
         " apart" in reading["problems"]
     )
+
+
+def test_lone_tiles_past_a_set_are_a_broken_meld_not_the_winning_tile():
+    # 123456m78p999s | 777z || 4s [5s not found] 6s, the winning tile not set apart: the 777z
+    # is no set parted from the row, as no winning tile lies past it (a helper's probe).
+    codes = [t.code for t in parse_tiles("123456m78p999s777z4s6s")]
+    tiles = row(codes, gap_before={11: 36, 14: 90, 15: W + 2})
+    reading = reconstruct_json({"tiles": tiles}, "taiwan")
+    assert sorted(m["tiles"] for m in reading["melds"]) == ["456s", "777z"]
+
+
+def test_an_upright_fourth_tile_on_a_pon_that_turned_none_is_an_added_kong():
+    # A table that turns no claimed tile lays the fourth as the pon's lie.
+    codes = [t.code for t in parse_tiles("123456m789p9s9s222s")]
+    tiles = row(codes, gap_before={10: 40, 11: 90})
+    x1, y1, x2, y2 = tiles[-1]["box"]
+    on_top = {**tiles[-1], "box": [x1 + 6, y1 - 10, x2 + 6, y2 - 10]}
+    reading = reconstruct_json({"tiles": [*tiles, on_top]}, "taiwan")
+    assert [m["type"] for m in reading["melds"]] == ["added_kong"]

@@ -259,3 +259,14 @@ def test_a_hand_option_beside_a_json_file_is_refused_not_ignored(tmp_path, optio
     path = tmp_path / "hand.json"
     path.write_text(json.dumps(WINNING))
     one_line_error(tilescore("score", "--json", path, *options), words)
+
+
+@pytest.mark.parametrize(
+    "option", [["--annotate", "out.png"], ["--white-backs"], ["--models", "m"]]
+)
+def test_a_photo_option_beside_a_typed_or_json_hand_is_refused(tmp_path, option):
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(WINNING))
+    one_line_error(tilescore("score", "--json", path, *option), f"{option[0]} is for a photo")
+    typed = ["--hand", "123456789m234567p11s", "--win", "7p"]
+    one_line_error(tilescore("score", *typed, *option), f"{option[0]} is for a photo")

@@ -120,6 +120,7 @@ def test_xiangqi_draw_keeps_the_dealer_and_the_streak():
         ("riichi", {}, {"seat_wind": "E"}, "key 'seat_wind' is not used for a drawn hand"),
         ("riichi", {}, {"rules": {"noten_payment": -3}}, "at least 0"),
         ("taiwan", {}, {"rules": {"draw_keeps_deal": "yes"}}, "takes true or false"),
+        ("riichi", {}, {"rules": {"noten_payment": 1000}}, "a multiple of 12"),  # 999 was paid
     ],
 )
 def test_a_draw_no_table_has_is_one_line(variant, draw, top, words):

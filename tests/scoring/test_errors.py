@@ -124,3 +124,21 @@ def test_a_rule_value_wrong_for_any_hand_is_refused_when_the_rules_are_read():
         with pytest.raises(TilescoreError, match=said):
             mingjiang.resolve_rules({"seats_out": value})
     assert mingjiang.resolve_rules({"seats_out": "W"})["seats_out"] == "W"
+
+
+@pytest.mark.parametrize(
+    ("meld", "message"),
+    [
+        ({"type": "pon", "tiles": "777z", "from": "S"}, "claimed from S, the winner's own seat"),
+        ({"type": "chi", "tiles": "123m", "from": "W"}, "a chi comes from the player just before"),
+    ],
+)
+def test_a_meld_claimed_from_a_seat_no_table_claims_from_is_refused(meld, message):
+    # The winner's own seat, or a chi from across (only the player before, 上家, gives one):
+    # taken as said, and riichi's pao read the seat.
+    result = score_json({**BASE, "hand": "456789m234567p11s", "melds": [meld]})
+    assert message in result["error"]
+    chi_from_before = {"type": "chi", "tiles": "123m", "from": "E"}  # S plays after E
+    assert "error" not in score_json(
+        {**BASE, "hand": "456789m234567p11s", "melds": [chi_from_before]}
+    )

@@ -27,8 +27,8 @@ def test_a_known_meld_text_with_a_bad_key_is_still_an_error() -> None:
 
 
 def test_the_same_meld_claimed_from_different_seats_stays_apart() -> None:
-    _, north = parse_hand({**BASE, "melds": [{"type": "chi", "tiles": "123m", "from": "N"}]})
-    _, east = parse_hand({**BASE, "melds": [{"type": "chi", "tiles": "123m", "from": "E"}]})
+    _, north = parse_hand({**BASE, "melds": [{"type": "pon", "tiles": "777z", "from": "N"}]})
+    _, east = parse_hand({**BASE, "melds": [{"type": "pon", "tiles": "777z", "from": "E"}]})
     assert (north.melds[0].claimed_from, east.melds[0].claimed_from) == ("N", "E")
 
 

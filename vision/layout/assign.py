@@ -132,8 +132,9 @@ def _reverse(run: Run) -> Run:
 def _cut_off(row: Run, run: Run, frame: Frame) -> bool:
     """Whether ``run`` is what a missed tile's gap cut off the end of the concealed ``row``: at
     most one missed tile past it, no tile sideways or face down (a claimed meld, a kong), and
-    a lone tile, or a set whose first tile is of the suit of the row's last. Between two suits a
-    player may leave a gap of their own, and a meld laid there unturned is a meld."""
+    a lone tile, or a set whose first tile is of the suit of the row's last (a set of another
+    suit parted from the row is the row's already where the winning tile lies past it:
+    ``_suit_gaps``)."""
     last, first = row.tiles[-1], run.tiles[0]
     if pitches_apart(last, first, frame) > ONE_MISSING[1]:
         return False
@@ -142,9 +143,10 @@ def _cut_off(row: Run, run: Run, frame: Frame) -> bool:
     return is_single(run) or (is_meld_like(run) and one_suit(last, first))
 
 
-SUIT_GAP = ONE_MISSING[1]
+SUIT_GAP = 2.0
 """The widest step, in pitches, between two groups of the concealed row that a player parted
-between suits (a half-tile gap is 1.5; a whole tile's, 2)."""
+between suits: a gap of up to a tile (touching tiles are 1 apart, a half-tile gap 1.5). Wider,
+a set apart is laid as a meld."""
 
 
 def _suit_gaps(
@@ -163,6 +165,8 @@ def _suit_gaps(
     while before and _parted(before[-1], segment[0], frame):
         before, segment = before[:-1], [before[-1], *segment]
     lone = next((i for i, run in enumerate(after) if is_single(run)), 0)
+    if lone + 1 < len(after) and is_single(after[lone + 1]):
+        lone = 0  # lone tiles in a row: a claimed meld's ends (its middle missed), no winning tile
     between = after[:lone]
     steps = zip([segment[-1], *between[:-1]], between, strict=True)
     if between and all(_parted(run, nxt, frame) for run, nxt in steps):

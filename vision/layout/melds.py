@@ -106,15 +106,19 @@ def _changes(a: Sequence[str], b: Sequence[str]) -> int:
 SEATS = ("E", "S", "W", "N")
 
 
-def claimed_from(tiles: Sequence[LayoutTile], seat: str | None) -> str | None:
+def claimed_from(
+    tiles: Sequence[LayoutTile], seat: str | None, kind: str | None = None
+) -> str | None:
     """The seat a claimed tile came from, by where the sideways tile lies (riichi custom):
     left end = the player on the left (who plays just before), middle = across, right end =
-    the player on the right. None when the winner's seat is unknown or no tile lies sideways."""
+    the player on the right. A chi comes from the player just before whichever tile lies
+    sideways (the scorer refuses one from another seat). None when the winner's seat is
+    unknown or no tile lies sideways."""
     if seat not in SEATS:
         return None
     sideways = [i for i, t in enumerate(tiles) if t.rotated]
     if len(sideways) != 1:
         return None
-    position = sideways[0]
+    position = 0 if kind == "chi" else sideways[0]
     steps = 3 if position == 0 else 1 if position == len(tiles) - 1 else 2
     return SEATS[(SEATS.index(seat) + steps) % 4]

@@ -374,13 +374,16 @@ def _pon_near(
     tile: LayoutTile, runs: Sequence[Run], frame: Frame, taken: Mapping[int, LayoutTile]
 ) -> int | None:
     kind = tile.tile
-    # An added kong's fourth tile lies sideways, on or beside the claimed one (docs/layout.md);
-    # an upright one there is a second box on a tile of the pon, which made it a kong (1 台
-    # more) without a word.
-    if kind is None or not tile.rotated:
+    if kind is None:
         return None
     for i, run in enumerate(runs):
         if i in taken or len(run) != 3 or type_meld(run.tiles).type != "pon":
+            continue
+        if any(t.rotated for t in run.tiles) and not tile.rotated:
+            # An added kong's fourth tile lies sideways, on or beside the claimed one
+            # (docs/layout.md); an upright one there is a second box on a tile of the pon,
+            # which made it a kong (1 台 more) without a word. Where the table turns no tile,
+            # the fourth lies as the pon's do.
             continue
         if run.tiles[0].tile is None or run.tiles[0].tile.plain != kind.plain:
             continue
@@ -432,7 +435,8 @@ def _type_melds(
             assert guess.type is not None
             # The claimed tile is the sideways one lying in the row, not one stacked on it.
             in_row = part if extra is None else run.tiles
-            reading = MeldReading(guess.type, guess.codes, claimed_from(in_row, seat))
+            source = claimed_from(in_row, seat, guess.type)
+            reading = MeldReading(guess.type, guess.codes, source)
             melds.append((reading, part))
             groups.append(Group("meld", tuple(t.index for t in part), str(reading)))
             for tile in part:

@@ -64,8 +64,9 @@ class ShortMeld:
         codes = tuple(t.code or "" for t in tiles)
         # The sideways tile names the seat the meld was claimed from only where its place in
         # the meld is known: with a missed end, the found tiles' places are not.
-        source = claimed_from(tiles, seat) if self.middle_missing else None
-        return MeldReading(self.kind(code), codes, source)
+        kind = self.kind(code)
+        source = claimed_from(tiles, seat, kind) if self.middle_missing else None
+        return MeldReading(kind, codes, source)
 
     def kind(self, code: str) -> str:
         """``pon`` or ``chi``, with ``code`` for the missed tile."""

@@ -467,15 +467,21 @@ async function recordDraw(event) {
     (sweeps[seat] = sweeps[seat] || []).push(piece);
   });
   if (Object.keys(sweeps).length) body.clean_sweep = sweeps;
+  const button = $("#draw-record");
+  if (button.disabled) return;  // one draw a tap: the second of a double tap waits for none
+  button.disabled = true;
   try {
     const hand = await post("/api/draw", body);
     $("#draw-dialog").close();
     renderHand(hand);
     show("result");
+    if (hand.repeat_of) setStatus(`drawn hand ${hand.repeat_of} was recorded already`);
     await loadContext();
     await loadBoard();
   } catch (error) {
     $("#draw-error").textContent = error.message;
+  } finally {
+    button.disabled = false;
   }
 }
 
