@@ -363,6 +363,8 @@ def test_fit_the_reader_to_the_set_on_the_scoreboard(tmp_path, camera, browser):
         REPO / "models", models, ignore=shutil.ignore_patterns("runs", "previous", "candidate")
     )
     shipped = (models / "tile-classifier.onnx").read_bytes()
+    # Two hands: the same tiles twice running would be the hand scored last, shown again.
+    shutil.copy(REPO / "examples" / "photos" / "taiwan-pinghu.jpg", camera / "hand2.jpg")
     process, url, _, _ = _serve(tmp_path, camera, models)
     try:
         page = _page(browser, viewport={"width": 1280, "height": 800})
