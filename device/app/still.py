@@ -48,8 +48,9 @@ class StillSettings:
     scene_area: float = 0.002
     """A still scene differs from the one last read when more than ``scene_area`` of the picture
     (0.2 %: about half a tile, a tile being 0.37 % when the hand fills the frame's width) changed
-    by more than ``scene_pixel`` levels. Not the mean difference: one tile added to a hand is too
-    small a part of the frame to move the mean, while a lamp dimmed moves every pixel a little."""
+    by more than ``scene_pixel`` levels, both brought to one brightness first (a lamp or the
+    exposure changes every pixel by its share). Not the mean difference: one tile added to a hand
+    is too small a part of the frame to move the mean."""
     max_gap_s: float = 3.0
     """Frames further apart than this (the page was on another screen): no telling whether the
     scene stayed still in between, so the still time is counted again."""
@@ -71,8 +72,25 @@ def motion(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def changed_area(a: np.ndarray, b: np.ndarray, settings: StillSettings) -> float:
-    """The part of the picture (0-1) that changed by more than ``scene_pixel`` levels."""
-    return float(np.mean(np.abs(a - b) > settings.scene_pixel))
+    """The part of the picture (0-1) that changed by more than ``scene_pixel`` levels, once both
+    are brought to one brightness: a lamp switched on or the exposure jumping brightens every
+    pixel by its share, and read so the scene there since watching began was recorded as new."""
+    return float(np.mean(np.abs(_levelled(a) - _levelled(b)) > settings.scene_pixel))
+
+
+SPREAD = 40.0
+"""The spread (standard deviation, grey levels) pictures are brought to before they are compared
+for a new scene, their mean to 128: a lamp adds light and the exposure scales it."""
+FLATTEST = 20.0
+"""A picture spread less than this (an empty table) is only moved to the mean, not stretched:
+stretched, its sensor noise would read as change."""
+
+
+def _levelled(picture: np.ndarray) -> np.ndarray:
+    values = picture.astype(np.float32)
+    spread = max(float(values.std()), FLATTEST)
+    levelled: np.ndarray = ((values - values.mean()) * (SPREAD / spread) + 128.0).astype(np.int16)
+    return levelled
 
 
 class StillDetector:

@@ -84,9 +84,11 @@ OPTIONS = (
         "noten_payment",
         3000,
         "流局罰符: what the players not ready pay those ready on a drawn hand, in all (3k點)",
-        check=lambda value: None
-        if value % NOTEN_SHARES == 0
-        else f"must share alike among 1 to 3 players on each side: a multiple of {NOTEN_SHARES}",
+        check=lambda value: (
+            None
+            if value % NOTEN_SHARES == 0
+            else f"must share alike among 1 to 3 players on each side: a multiple of {NOTEN_SHARES}"
+        ),
     ),
 )
 

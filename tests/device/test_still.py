@@ -264,3 +264,16 @@ def test_a_still_the_camera_could_not_take_is_read_again_when_it_is_back():
     watch.again("USB camera usb:0 gave no frame")
     assert "read again when the camera is back" in watch.to_json()["note"]
     assert watch.feed(hand, len(frames) * 0.4)  # the same scene, the camera back: read now
+
+
+def test_a_lamp_switched_on_over_the_scene_seen_at_the_start_is_no_new_scene():
+    # The hand lying there when watching began was recorded once a lamp came on (a helper's
+    # probe): every pixel brighter by tens of levels read as a changed scene.
+    detector = StillDetector()
+    hand = table(tiles=17)
+    lit = np.clip(hand.astype(int) + 40, 0, 255).astype(np.uint8)
+    assert run(detector, [hand] * 8 + [lit] * 12) == []
+    # A tile put down under the lamp is a new scene all the same.
+    more = table(tiles=18)
+    lit_more = np.clip(more.astype(int) + 40, 0, 255).astype(np.uint8)
+    assert run(detector, laying(lit_more) + [lit_more] * 10, start=10.0)
