@@ -103,6 +103,23 @@ class WindDraw:
         return CHAIRS[: self.players]
 
 
+def draw_rules(data: Any, known: frozenset[str]) -> dict[str, Any]:
+    """A drawn hand's JSON object checked at its top (an object, its keys among ``known``,
+    ``rules`` an object of option: value): its rules as given."""
+    if not isinstance(data, Mapping):
+        raise HandError(f"a drawn hand must be a JSON object, got {type(data).__name__}")
+    unknown = set(data) - known
+    if unknown:
+        raise HandError(
+            f"key {sorted(unknown)[0]!r} is not used for a drawn hand"
+            f" (known: {', '.join(sorted(known))})"
+        )
+    rules = data.get("rules") or {}
+    if not isinstance(rules, Mapping):
+        raise HandError(f"rules must be an object of option: value, got {shown(rules)}")
+    return dict(rules)
+
+
 def read_wind_draw(
     data: Any, variant: Variant, reasons: Sequence[DrawReason], takes_ready: bool
 ) -> WindDraw:
@@ -110,17 +127,7 @@ def read_wind_draw(
     "ready": ["E", "S"]}}``, checked: anything a table cannot have said is a one-line
     ``HandError``. ``ready`` (聽: the chairs that were ready) only where the rule set pays or
     moves the deal by it."""
-    if not isinstance(data, Mapping):
-        raise HandError(f"a drawn hand must be a JSON object, got {type(data).__name__}")
-    unknown = set(data) - DRAW_INPUT_KEYS
-    if unknown:
-        raise HandError(
-            f"key {sorted(unknown)[0]!r} is not used for a drawn hand"
-            f" (known: {', '.join(sorted(DRAW_INPUT_KEYS))})"
-        )
-    rules = data.get("rules") or {}
-    if not isinstance(rules, Mapping):
-        raise HandError(f"rules must be an object of option: value, got {shown(rules)}")
+    rules = draw_rules(data, DRAW_INPUT_KEYS)
     players = data.get("players", 4)
     variant.check_players(players)
     draw = data.get("draw")
@@ -153,7 +160,7 @@ def read_wind_draw(
             raise HandError(
                 f"draw.{other.asks} ({other.asks_name}) goes with reason {other.code!r} only"
             )
-    return WindDraw(reason, players, ready, variant.resolve_rules(dict(rules)), draw)
+    return WindDraw(reason, players, ready, variant.resolve_rules(rules), draw)
 
 
 def chairs_in(draw: Mapping[str, Any], key: str, chairs: Sequence[str]) -> frozenset[str]:

@@ -15,13 +15,15 @@ def tilescore(
     stdin: str | None = None,
     timeout: float = 120,
     env: dict[str, str] | None = None,
+    cwd: Path = REPO,
 ) -> subprocess.CompletedProcess[str]:
+    """``tilescore ARGS`` run from ``cwd`` (the repository unless said), this checkout's code."""
     return subprocess.run(
         [sys.executable, "-m", "device.cli", *map(str, args)],
         input=stdin,
         capture_output=True,
         text=True,
-        cwd=REPO,
+        cwd=cwd,
         env=os.environ | {"PYTHONPATH": str(REPO)} | (env or {}),
         timeout=timeout,
     )

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from scoring.drawn_hands import draw_rules
 from scoring.errors import HandError
 from scoring.hand import Event, Hand, Meld, MeldType, WinContext
 from scoring.notation import format_tiles, sort_tiles
@@ -748,18 +749,7 @@ class Xiangqi(Variant):
         """The payments of a drawn hand: ``{"variant": "xiangqi", "players": 4, "dealer_streak": 0,
         "rules": {...}, "draw": {"reason": "wall", "dealer": 1, "hands": {...}, "discards": {...}}}``
         (``xiangqi_draws.draw_json`` describes the ``draw`` object)."""
-        if not isinstance(data, dict):
-            raise HandError(f"a drawn hand must be a JSON object, got {type(data).__name__}")
-        unknown = set(data) - DRAW_INPUT_KEYS
-        if unknown:
-            raise HandError(
-                f"key {sorted(unknown)[0]!r} is not used for a drawn hand"
-                f" (known: {', '.join(sorted(DRAW_INPUT_KEYS))})"
-            )
-        rules = data.get("rules") or {}
-        if not isinstance(rules, dict):
-            raise HandError(f"rules must be an object of option: value, got {rules!r}")
-        resolved = self.resolve_rules(rules)
+        resolved = self.resolve_rules(draw_rules(data, DRAW_INPUT_KEYS))
         players, streak = data.get("players", 4), data.get("dealer_streak", 0)
         for key, value in (("players", players), ("dealer_streak", streak)):
             if isinstance(value, bool) or not isinstance(value, int):

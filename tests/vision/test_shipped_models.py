@@ -129,20 +129,8 @@ def test_a_photo_turned_a_quarter_scores_the_same_hand(tmp_path, turn):
 def test_the_photo_commands_find_the_shipped_models_from_any_folder(tmp_path):
     """``--models`` defaults to the shipped models, not a ``models`` folder under wherever the
     command runs (a helper's audit: "no models in 'models'" outside the repository)."""
-    import os
-    import subprocess
-    import sys
-
     photo = PHOTOS / "taiwan-melds.jpg"
-    env = os.environ | {"PYTHONPATH": str(REPO)}
     for args in (["detect", photo, "--json"], ["score", photo, "--variant", "taiwan", "--json"]):
-        run = subprocess.run(
-            [sys.executable, "-m", "device.cli", *map(str, args)],
-            cwd=tmp_path,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        run = tilescore(*args, cwd=tmp_path, timeout=300)
         assert run.returncode == 0, run.stderr
         assert json.loads(run.stdout)
