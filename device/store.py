@@ -727,8 +727,8 @@ def _dealer_outcome(context: dict[str, Any], result: dict[str, Any]) -> DealMove
 
     A drawn hand the table recorded says its move (``deal``: its rule set's ``score_draw``). A
     hand nobody won moves nothing, whoever is said to have won it, and neither does a draw
-    scored as a hand (riichi's 流局滿貫): the table records the draw after it, saying who was
-    ready. A 明將 雞糊 under 方案一 is no end of the hand (it goes on). Where the dealer never
+    scored as a hand (riichi's event ``nagashi_mangan``, kept by an older version: the app now
+    records 流局滿貫 as a drawn hand, which says its move). A 明將 雞糊 under 方案一 is no end of the hand (it goes on). Where the dealer never
     repeats (明將: 冇冧莊), every hand that ends passes the deal, a dealer's win or a third 雞糊
     (摸和) too."""
     from scoring.variant import find_variant
