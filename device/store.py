@@ -299,6 +299,26 @@ class Store:
             row = db.execute("SELECT id FROM sessions ORDER BY id DESC LIMIT 1").fetchone()
         return self.session(row["id"]) if row else None
 
+    def sessions(self) -> list[dict[str, Any]]:
+        """Every session, the newest first: when it began, who played, its rule set, and how many
+        hands it kept (those undone aside)."""
+        with self._read() as db:
+            rows = db.execute(
+                "SELECT s.id, s.created, s.players, s.variant, "
+                "(SELECT COUNT(*) FROM hands h WHERE h.session_id = s.id AND h.undone = 0) "
+                "AS hands FROM sessions s ORDER BY s.id DESC"
+            ).fetchall()
+        return [
+            {
+                "id": row["id"],
+                "created": row["created"],
+                "players": json.loads(row["players"]),
+                "variant": row["variant"],
+                "hands": row["hands"],
+            }
+            for row in rows
+        ]
+
     def session(self, session_id: int) -> SessionState:
         with self._read() as db:
             row = db.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()

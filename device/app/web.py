@@ -29,7 +29,7 @@ from device.app import draws, edits, fixes, service
 from device.app.seats import chairs
 from device.app.still import StillWatch, not_a_win, same_hand, same_layout
 from device.camera import CameraError, CameraSource, open_camera
-from device.store import SEATS, Store, is_recorded_draw, no_room
+from device.store import SEATS, SQLITE_MAX_ID, Store, is_recorded_draw, no_room
 from scoring import result_notes, strict_json
 from scoring.errors import TilescoreError
 from scoring.tiles import ALL_TILES
@@ -65,6 +65,10 @@ UNSAVED = {
 
 class NoSuchHand(TilescoreError):
     """A hand number that is no hand's: a 404, whatever the number (0, -1, beyond SQLite's)."""
+
+
+class NoSuchSession(NoSuchHand):
+    """A session number that is no session's: a 404 as a hand's is."""
 
 
 @dataclass
@@ -534,16 +538,37 @@ def create_app(
 
     @app.get("/api/session")
     def get_session() -> Any:
-        session = state.store.current_session()
+        """The session being played, or an earlier one (``?id=N``) to look back at."""
+        session = _asked_session()
         if session is None:
-            return jsonify(session=None, totals={}, hands=[])
+            return jsonify(session=None, totals={}, hands=[], current=True)
+        current = state.store.current_session()
         return jsonify(
             session=session.to_json(),
             totals=state.store.totals(session.id),
             hands=[
                 _hand_summary(h, state.store.seats_at(h)) for h in state.store.hands(session.id)
             ],
+            current=current is not None and current.id == session.id,
         )
+
+    @app.get("/api/sessions")
+    def list_sessions() -> Any:
+        """Every session kept, the newest first: earlier evenings' scores, read back."""
+        return jsonify(sessions=state.store.sessions())
+
+    def _asked_session() -> Any:
+        """The session a request names (``?id=N`` or ``?session=N``), else the current one;
+        a number that is no session's is a 404."""
+        asked = request.args.get("id", request.args.get("session"))
+        if asked is None:
+            return state.store.current_session()
+        if not asked.isascii() or not asked.isdigit() or not 0 < int(asked) <= SQLITE_MAX_ID:
+            raise NoSuchSession(f"no session {asked!r}")
+        try:
+            return state.store.session(int(asked))
+        except KeyError:
+            raise NoSuchSession(f"no session {asked}") from None
 
     @app.post("/api/session")
     def new_session() -> Any:
@@ -877,22 +902,26 @@ def create_app(
 
     @app.get("/api/export.json")
     def export_json() -> Any:
-        session = state.store.current_session()
+        session = _asked_session()
         if session is None:
             raise TilescoreError("no session to export")
         response = jsonify(state.store.export_json(session.id))
-        response.headers["Content-Disposition"] = "attachment; filename=tilescore-session.json"
+        response.headers["Content-Disposition"] = (
+            f"attachment; filename=tilescore-session-{session.id}.json"
+        )
         return response
 
     @app.get("/api/export.csv")
     def export_csv() -> Any:
-        session = state.store.current_session()
+        session = _asked_session()
         if session is None:
             raise TilescoreError("no session to export")
         return Response(
             state.store.export_csv(session.id),
             mimetype="text/csv",
-            headers={"Content-Disposition": "attachment; filename=tilescore-session.csv"},
+            headers={
+                "Content-Disposition": f"attachment; filename=tilescore-session-{session.id}.csv"
+            },
         )
 
     def _hand_or_404(hand_id: int) -> dict[str, Any]:

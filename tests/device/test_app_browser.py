@@ -624,3 +624,31 @@ def test_a_drawn_hand_is_recorded_from_the_scoreboard(server, browser):
     page.wait_for_selector("#hands td:text('流局 荒牌流局')")
     assert "South" in page.inner_text("#session-line")  # South deals now
     assert "+3000" in page.inner_text("#totals")
+
+
+def test_an_earlier_session_is_picked_on_the_scoreboard_to_look_back_at(server, browser):
+    def post(path, body):
+        urllib.request.urlopen(
+            urllib.request.Request(
+                server + path,
+                data=json.dumps(body).encode(),
+                headers={"Content-Type": "application/json"},
+            )
+        )
+
+    post("api/context", {"variant": "riichi"})
+    post("api/draw", {"ready": ["S"]})
+    post("api/session", {"players": ["Ann", "Bo", "Cy", "Di"]})
+    page = _page(browser)
+    page.goto(server)
+    page.click("button[data-screen=board]")
+    page.wait_for_selector("#session-pick option:nth-child(2)", state="attached")
+    assert page.locator("#undo").is_visible()
+    page.select_option("#session-pick", "1")
+    page.wait_for_selector("#session-line:has-text('an earlier session')")
+    assert page.locator("#undo").is_hidden() and page.locator("#record-draw").is_hidden()
+    assert "+3000" in page.inner_text("#totals")
+    assert page.get_attribute("#export-csv", "href") == "/api/export.csv?session=1"
+    page.select_option("#session-pick", "")
+    page.wait_for_selector("#session-line:has-text('風圈')")
+    assert page.locator("#undo").is_visible()

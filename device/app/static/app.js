@@ -821,12 +821,40 @@ async function saveContext(event) {
   }
 }
 
+// The Scoreboard shows the session being played, or an earlier one picked to look back at
+// (its totals, hands and exports; undo and draws act on the session being played only).
+let boardSession = null;  // the earlier session picked; null: the one being played
+
+async function loadSessions() {
+  const { sessions } = await api("/api/sessions");
+  const pick = $("#session-pick");
+  pick.innerHTML = "";
+  sessions.forEach((item, index) => {
+    const option = document.createElement("option");
+    option.value = index === 0 ? "" : item.id;
+    const when = new Date(item.created * 1000).toLocaleString();
+    option.textContent = `${index === 0 ? "this session" : `#${item.id}`} · ${when} · ` +
+      `${item.variant} · ${item.players.join(", ")} · ${item.hands} hands`;
+    pick.appendChild(option);
+  });
+  pick.value = boardSession || "";
+  pick.closest("label").hidden = sessions.length < 2;
+}
+
 async function loadBoard() {
-  const data = await api("/api/session");
+  await loadSessions();
+  const query = boardSession ? `?id=${boardSession}` : "";
+  const data = await api(`/api/session${query}`);
   const session = data.session;
-  $("#session-line").textContent = session
-    ? `${WIND_NAMES[session.round_wind]}風圈 · 莊 ${session.seats.E} · 連${session.streak}`
-    : "No hands yet: score one to start a session.";
+  const earlier = !data.current;
+  $("#session-line").textContent = !session
+    ? "No hands yet: score one to start a session."
+    : earlier ? `Session #${session.id}, ${session.variant}: an earlier session, to look back at`
+      : `${WIND_NAMES[session.round_wind]}風圈 · 莊 ${session.seats.E} · 連${session.streak}`;
+  ["#undo", "#record-draw"].forEach((id) => { $(id).hidden = earlier; });
+  const exportQuery = session ? `?session=${session.id}` : "";
+  $("#export-csv").href = `/api/export.csv${exportQuery}`;
+  $("#export-json").href = `/api/export.json${exportQuery}`;
   const seatOf = Object.fromEntries(Object.entries(session ? session.seats : {}).map(([s, n]) => [n, s]));
   drawSeats = session ? session.seats : {};
   const totals = $("#totals tbody");
@@ -908,6 +936,7 @@ async function newSession() {
   if (!names) return;
   try {
     await post("/api/session", { players: names.split(",").map((s) => s.trim()) });
+    boardSession = null;  // the new one is the session being played
     await loadBoard();
     await loadContext();
   } catch (error) {
@@ -956,6 +985,10 @@ function init() {
   $("#context-form").variant.addEventListener("change", (e) => renderEvents(e.target.value, []));
   $("#undo").addEventListener("click", undoLast);
   $("#record-draw").addEventListener("click", openDraw);
+  $("#session-pick").addEventListener("change", (event) => {
+    boardSession = event.target.value || null;
+    loadBoard().catch((error) => setStatus(error.message, true));
+  });
   $("#draw-record").addEventListener("click", recordDraw);
   $("#new-session").addEventListener("click", newSession);
   $("#adapt").addEventListener("click", adaptReader);
