@@ -6,32 +6,12 @@ import io
 
 import pytest
 
-from device.app.web import create_app
+from tests.device.bare_app import draw, session, table
 
 
 @pytest.fixture
-def client(tmp_path):
-    # No models and no camera: a draw reads no photo.
-    app = create_app(tmp_path / "data", tmp_path / "no-models", "dir:/nowhere")
-    app.config["TESTING"] = True
-    with app.test_client() as client:
-        yield client
-
-
-def table(client, **context):
-    response = client.post("/api/context", json=context)
-    assert response.status_code == 200, response.get_json()
-    return response.get_json()
-
-
-def draw(client, **sent):
-    response = client.post("/api/draw", json=sent)
-    assert response.status_code == 200, response.get_json()
-    return response.get_json()
-
-
-def session(client):
-    return client.get("/api/session").get_json()
+def client(bare_client):
+    return bare_client
 
 
 def test_riichi_noten_dealer_passes_the_deal_and_the_honba_goes_on(client):
@@ -177,24 +157,3 @@ def test_a_chair_named_twice_is_refused_as_the_scorer_refuses_it(client):
     table(client, variant="riichi")
     response = client.post("/api/draw", json={"ready": ["E", "E"]})
     assert response.status_code == 400 and "names a chair twice" in response.get_json()["error"]
-
-
-def test_earlier_sessions_are_listed_and_read_back_with_their_exports(client):
-    # An earlier evening's scores were reachable only with sqlite3.
-    table(client, variant="riichi")
-    draw(client, ready=["S"])
-    client.post("/api/session", json={"players": ["A", "B", "C", "D"]})
-    listed = client.get("/api/sessions").get_json()["sessions"]
-    assert [(s["id"], s["hands"]) for s in listed] == [(2, 0), (1, 1)]  # newest first
-    assert listed[1]["players"] == ["East", "South", "West", "North"]
-    earlier = client.get("/api/session?id=1").get_json()
-    assert earlier["current"] is False and earlier["totals"]["South"] == 3000
-    assert client.get("/api/session").get_json()["current"] is True
-    csv_text = client.get("/api/export.csv?session=1").get_data(as_text=True)
-    assert "drawn (wall)" in csv_text
-    exported = client.get("/api/export.json?session=1")
-    assert exported.get_json()["session"]["id"] == 1
-    assert "tilescore-session-1.json" in exported.headers["Content-Disposition"]
-    for asked in ("9", "0", "x", "-1", "99999999999999999999"):
-        missing = client.get(f"/api/session?id={asked}")
-        assert missing.status_code == 404 and "no session" in missing.get_json()["error"]
