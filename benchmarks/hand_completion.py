@@ -26,7 +26,8 @@ Only winning hands are laid down: with ``--melds``, an open riichi hand without 
 again.
 
 ``--sorted`` lays each hand as most players do, its tiles sorted by suit (萬 筒 索 字) and number,
-the winning tile still apart; without it the row is in random order.
+the winning tile still apart; without it the row is in random order. ``--suit-gaps`` sorts it and
+parts the row by half a tile where the suit changes.
 
 What this leaves out: extra boxes, boxes the detector splits or merges, and tiles turned the
 wrong way (every box here is where a tile lies); and reads of one tile in one photo are reused
@@ -56,6 +57,7 @@ from vision.pipeline import load_pipeline  # noqa: E402
 SUITS = "mps"
 HONOURS = [f"{n}z" for n in range(1, 8)]
 TILE_W, TILE_H, GAP, WIN_GAP = 60.0, 80.0, 2.0, 40.0
+SUIT_GAP = TILE_W / 2  # --suit-gaps: half a tile between two suits of the row
 EXTRA = "extra"  # marks the box laid into a row on something that holds no tile (--extra)
 CONTEXTS = {
     "taiwan": ({"variant": "taiwan", "seat_wind": "S", "discarder": "N"}, 5),
@@ -118,11 +120,13 @@ def laid_out(
     rng: random.Random,
     melds: list[list[str]] | None = None,
     extra: bool = False,
+    suit_gaps: bool = False,
 ) -> list[dict[str, Any]]:
     """The hand in a row, the last tile (the winning one) apart, then each meld apart, each
     tile with a real read. With ``extra``, one box more lies in the row at a random place, with
     a random tile's real read: a box on something that holds no tile, read as one (marked
-    ``EXTRA``)."""
+    ``EXTRA``). With ``suit_gaps``, the row is parted by half a tile where the suit changes, as
+    many players lay a sorted hand."""
     detections = []
     x = 100.0
     row = list(truth[:-1])
@@ -134,6 +138,8 @@ def laid_out(
         if number:
             x += WIN_GAP
         for place, code in enumerate(group):
+            if suit_gaps and number == 0 and place and code[1] != group[place - 1][1]:
+                x += SUIT_GAP
             is_extra = number == 0 and place == at
             reads = [r for r in pool[code] if r is not None] if is_extra else pool[code]
             read = rng.choice(reads)
@@ -191,6 +197,11 @@ def main() -> int:
         "--sorted", action="store_true", help="lay each hand sorted, the winning tile apart"
     )
     parser.add_argument(
+        "--suit-gaps",
+        action="store_true",
+        help="lay each hand sorted and parted by half a tile where the suit changes",
+    )
+    parser.add_argument(
         "--melds",
         type=int,
         default=0,
@@ -223,12 +234,12 @@ def main() -> int:
         wins = wins_under(context)
         right = Counter[str]()
         for _ in range(args.hands):
-            truth, melds = hand_with_melds(rng, sets, args.melds, args.sorted)
+            truth, melds = hand_with_melds(rng, sets, args.melds, args.sorted or args.suit_gaps)
             while not wins(laid_down(truth, melds)):
                 # Nobody lays down a hand that does not win (an open riichi hand without a yaku):
                 # drawn again. Closed hands always win here, so only --melds draws again.
-                truth, melds = hand_with_melds(rng, sets, args.melds, args.sorted)
-            detections = laid_out(truth, pool, rng, melds, args.extra)
+                truth, melds = hand_with_melds(rng, sets, args.melds, args.sorted or args.suit_gaps)
+            detections = laid_out(truth, pool, rng, melds, args.extra, args.suit_gaps)
             plain = reconstruct(detections, variant)
             completed = reconstruct(detections, variant, wins=wins)
             right["as read"] += read_right(plain, truth, melds)

@@ -70,13 +70,20 @@ class DrawReason:
     code: str
     name: str
     doc: str
+    takes_ready: bool = False
+    """Whether a draw ended so asks who was ready (聽): it pays or moves the deal by them."""
     asks: str = ""
     """The key of ``draw`` that lists the chairs this way of ending names (riichi's
     ``nagashi``: who made 流局滿貫), or none."""
     asks_name: str = ""
 
-    def to_json(self) -> dict[str, str]:
-        out = {"code": self.code, "name": self.name, "doc": self.doc}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "code": self.code,
+            "name": self.name,
+            "doc": self.doc,
+            "ready": self.takes_ready,
+        }
         return {**out, "asks": self.asks, "asks_name": self.asks_name} if self.asks else out
 
 
@@ -120,22 +127,20 @@ def draw_rules(data: Any, known: frozenset[str]) -> dict[str, Any]:
     return dict(rules)
 
 
-def read_wind_draw(
-    data: Any, variant: Variant, reasons: Sequence[DrawReason], takes_ready: bool
-) -> WindDraw:
+def read_wind_draw(data: Any, variant: Variant) -> WindDraw:
     """``{"variant": "riichi", "players": 4, "rules": {...}, "draw": {"reason": "wall",
     "ready": ["E", "S"]}}``, checked: anything a table cannot have said is a one-line
-    ``HandError``. ``ready`` (聽: the chairs that were ready) only where the rule set pays or
-    moves the deal by it."""
+    ``HandError``. ``ready`` (聽: the chairs that were ready) only where the way the hand ended
+    pays or moves the deal by it (``DrawReason.takes_ready``)."""
+    reasons = variant.draw_reasons
     rules = draw_rules(data, DRAW_INPUT_KEYS)
     players = data.get("players", 4)
     variant.check_players(players)
     draw = data.get("draw")
     if not isinstance(draw, Mapping):
         raise HandError(f"draw must be an object, got {shown(draw)}")
-    known = ({"reason", "ready"} if takes_ready else {"reason"}) | {
-        r.asks for r in reasons if r.asks
-    }
+    known = {"reason", *(["ready"] if any(r.takes_ready for r in reasons) else [])}
+    known |= {r.asks for r in reasons if r.asks}
     unknown = set(draw) - known
     if unknown:
         said = "ready is not asked: who was ready changes nothing" if "ready" in unknown else ""
@@ -149,8 +154,10 @@ def read_wind_draw(
         raise HandError(
             f"draw.reason {shown(reason)} is not one of {variant.name}'s: {', '.join(codes)}"
         )
-    ready = chairs_in(draw, "ready", CHAIRS[:players])
     chosen = next(r for r in reasons if r.code == reason)
+    if "ready" in draw and not chosen.takes_ready:
+        raise HandError(f"draw.ready: who was ready changes nothing on a {chosen.name} draw")
+    ready = chairs_in(draw, "ready", CHAIRS[:players])
     for other in reasons:
         if not other.asks:
             continue

@@ -64,7 +64,19 @@ def deal_note(result: Mapping[str, Any]) -> str:
     if move is None:  # kept by a version with moves this one has not
         return "The deal moves as the table says"
     dealer = "The dealer deals again" if move.dealer_stays else "The deal passes"
+    if not _keeps_a_streak(result.get("variant")):  # 明將: the deal passes every hand
+        return dealer
     streak = STREAK_NOTES[move.streak]
     if move.streak is Streak.UP and result.get("variant") == "riichi":
         streak = "one more 本場"
     return f"{dealer}; {streak}"
+
+
+def _keeps_a_streak(variant: Any) -> bool:
+    from scoring.errors import TilescoreError
+    from scoring.variant import find_variant
+
+    try:
+        return bool(find_variant(str(variant)).dealer_repeats)
+    except TilescoreError:  # kept by a version with a rule set this one has not
+        return True

@@ -60,8 +60,6 @@ class Variant:
     draw_reasons: ClassVar[tuple[DrawReason, ...]] = ()
     """How a hand of the rule set ends drawn (流局), the usual one first; none: it records no
     draw."""
-    draw_takes_ready: ClassVar[bool] = False
-    """Whether a draw asks who was ready (聽): the rule set pays or moves the deal by it."""
 
     def score_draw(self, data: Any) -> dict[str, Any]:
         """A drawn hand (流局) as JSON (``scoring.drawn_hands``): what it pays and how it moves

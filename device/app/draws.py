@@ -19,7 +19,7 @@ from scoring.errors import TilescoreError, shown
 from scoring.variant import find_variant
 from scoring.variants.xiangqi_shapes import BLACK_SOLDIER, COPIES, RED_SOLDIER, SOLDIER
 
-DRAW_KEYS = ("reason", "ready", "clean_sweep")
+DRAW_KEYS = ("variant", "reason", "ready", "clean_sweep")
 SWEEP_PIECES = {piece.name: piece for piece in (RED_SOLDIER, BLACK_SOLDIER)}
 """片甲不留: the pieces a player may have discarded all five of, by the names the page shows."""
 
@@ -32,6 +32,12 @@ def check_draw(sent: Any, context: Mapping[str, Any]) -> dict[str, Any]:
         raise TilescoreError(f"{variant.name} records no drawn hands")
     if not isinstance(sent, dict):
         raise TilescoreError(f"a drawn hand must be a JSON object, got {shown(sent)}")
+    said = sent.get("variant", variant.name)
+    if said != variant.name:
+        # A dialog opened before another phone moved the table to another rule set.
+        raise TilescoreError(
+            f"the table plays {variant.name} now, not {shown(said)}: open the draw again"
+        )
     asked = {r.asks for r in variant.draw_reasons if r.asks}  # riichi's nagashi
     unknown = sorted(set(sent) - set(DRAW_KEYS) - asked)
     if unknown:
@@ -43,8 +49,9 @@ def check_draw(sent: Any, context: Mapping[str, Any]) -> dict[str, Any]:
     chairs = TURN_ORDER[context.get("players") or 4]
     named = {key: _chairs(sent, key, chairs) for key in sorted(asked) if key in sent}
     ready = _chairs(sent, "ready", chairs)
-    if ready and not variant.draw_takes_ready:
-        raise TilescoreError(f"who was ready changes nothing on a drawn hand in {variant.name}")
+    chosen = next(r for r in variant.draw_reasons if r.code == reason)
+    if ready and not chosen.takes_ready:
+        raise TilescoreError(f"who was ready changes nothing on a {chosen.name} draw")
     sweeps = sent.get("clean_sweep", {})
     if sweeps and not variant.uses_pieces:
         raise TilescoreError(f"clean_sweep (片甲不留) is xiangqi's, not {variant.name}'s")
@@ -65,9 +72,9 @@ def check_draw(sent: Any, context: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-SAME_DRAW_WITHIN_S = 30.0
-"""A draw said again this soon after the same one is the same tap twice: two drawn hands in a
-row are minutes apart at any table."""
+SAME_DRAW_WITHIN_S = 3.0
+"""A draw said again this soon after the same one is the same tap twice (the page waits for
+the first before it takes a second): a table catching up on two draws in a row takes longer."""
 
 
 def same_draw_again(
@@ -108,7 +115,7 @@ def score_draw(draw: Mapping[str, Any], context: Mapping[str, Any]) -> dict[str,
     rules = {k: v for k, v in (context.get("rules") or {}).items() if k != "dealer_seat"}
     if variant.seats_by_wind:
         data: dict[str, Any] = {"variant": variant.name, "players": players, "rules": rules}
-        data["draw"] = {k: v for k, v in draw.items() if k != "ready" or variant.draw_takes_ready}
+        data["draw"] = {k: v for k, v in draw.items() if k != "ready" or v}
         return variant.score_draw(data)
     chairs = TURN_ORDER[players]
     seat_of = {chair: chairs.index(chair) + 1 for chair in chairs}  # East deals: seat 1

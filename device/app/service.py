@@ -401,9 +401,11 @@ def variants_json() -> dict[str, Any]:
             "flowers": variant.uses_flowers,
             "pao": variant.uses_pao,
             "sticks": variant.riichi_counters,
+            "winds": variant.seats_by_wind,
+            "streak": "本場" if variant.riichi_counters else "連" if variant.dealer_repeats else "",
             "draw": {
                 "reasons": [reason.to_json() for reason in variant.draw_reasons],
-                "ready": variant.draw_takes_ready,
+                "ready": any(reason.takes_ready for reason in variant.draw_reasons),
                 "clean_sweep": variant.uses_pieces,
             },
         }

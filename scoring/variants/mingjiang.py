@@ -128,7 +128,7 @@ class Mingjiang(Variant):
 
     def score_draw(self, data: Any) -> dict[str, Any]:
         """流局: nobody pays (無不聽罰分, 無本場分) and the deal passes (冇冧莊)."""
-        draw = read_wind_draw(data, self, self.draw_reasons, self.draw_takes_ready)
+        draw = read_wind_draw(data, self)
         return draw_result(self.name, draw, [], DEAL_PASSES, data)
 
     def check_context(self, hand: Hand) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from mahjong.hand_calculating.hand import HandCalculator
@@ -92,6 +93,8 @@ OPTIONS = (
     ),
 )
 
+WALL_READY = replace(WALL, takes_ready=True)
+"""荒牌流局 as riichi plays it: who was ready collects 罰符 and keeps the deal."""
 ABORTIVE = DrawReason(
     "abortive",
     "途中流局",
@@ -101,6 +104,7 @@ NAGASHI = DrawReason(
     "nagashi",
     "流局滿貫",
     "the wall ran out and someone made 流局滿貫: a self-drawn 滿貫 to each, paid instead of 罰符",
+    takes_ready=True,
     asks="nagashi",
     asks_name="who made 流局滿貫",
 )
@@ -138,8 +142,7 @@ class Riichi(Variant):
     options = OPTIONS
     uses_pao = True  # 004: 確定役滿包
     riichi_counters = True
-    draw_reasons = (WALL, ABORTIVE, NAGASHI)
-    draw_takes_ready = True
+    draw_reasons = (WALL_READY, ABORTIVE, NAGASHI)
 
     def score_draw(self, data: Any) -> dict[str, Any]:
         """流局: after the wall ran out (``wall``), who was not ready (聽) pays 罰符 to who was,
@@ -147,7 +150,7 @@ class Riichi(Variant):
         nothing and the dealer deals again (中途流局一律連莊). ``nagashi``: the wall ran out and
         the chairs in ``draw.nagashi`` made 流局滿貫, each paid as a self-drawn 滿貫 instead of
         罰符. Every draw adds a 本場; the sticks on the table stay there for the next winner."""
-        draw = read_wind_draw(data, self, self.draw_reasons, self.draw_takes_ready)
+        draw = read_wind_draw(data, self)
         if draw.reason == ABORTIVE.code:
             return draw_result(self.name, draw, [], DealMove(True, Streak.UP), data)
         deal = DealMove(dealer_stays="E" in draw.ready, streak=Streak.UP)

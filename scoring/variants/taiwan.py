@@ -999,7 +999,7 @@ class Taiwan(Variant):
     def score_draw(self, data: Any) -> dict[str, Any]:
         """流局 (荒莊): nobody pays (the texts pay only a win); the dealer deals again, one more
         in the streak (連N拉N), unless the table passes the deal (``draw_keeps_deal``)."""
-        draw = read_wind_draw(data, self, self.draw_reasons, self.draw_takes_ready)
+        draw = read_wind_draw(data, self)
         deal = DEALER_WINS if draw.rules["draw_keeps_deal"] else DEAL_PASSES
         return draw_result(self.name, draw, [], deal, data)
 

@@ -501,7 +501,6 @@ class Xiangqi(Variant):
     uses_pieces = True
     seats_by_wind = False  # the text has no winds: dealer true or false, seats left/across/right
     draw_reasons = DRAW_REASONS
-    draw_takes_ready = True
 
     # ---- checks: each problem is one line naming the bad input ----
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from scoring.drawn_hands import WALL, DealMove, DrawReason, Streak
@@ -158,7 +159,8 @@ DRAW_KEYS = frozenset({"reason", "dealer", "hands", "ready", "discards", "wall_l
 SOLDIER_RUN_DRAW = DrawReason(
     "soldiers", "四兵流局", "four 兵 or four 卒 discarded in a row before anyone called"
 )
-DRAW_REASONS = (WALL, SOLDIER_RUN_DRAW)
+DRAW_REASONS = (replace(WALL, takes_ready=True), SOLDIER_RUN_DRAW)
+"""The wall's draw pays who was ready (聽); four soldiers' pays 片甲不留 only."""
 REASONS = tuple(r.code for r in DRAW_REASONS)
 DEAL_AFTER_DRAW = DealMove(dealer_stays=True, streak=Streak.SAME)
 """連莊 ... 流局則不變: the dealer deals again and the streak stands."""

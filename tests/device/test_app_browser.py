@@ -652,3 +652,19 @@ def test_an_earlier_session_is_picked_on_the_scoreboard_to_look_back_at(server, 
     page.select_option("#session-pick", "")
     page.wait_for_selector("#session-line:has-text('風圈')")
     assert page.locator("#undo").is_visible()
+
+
+def test_the_scoreboard_fits_a_phones_width(server, browser):
+    # The hands table was 540 pixels wide on a 390-pixel phone: Won by and Total off the page.
+    urllib.request.urlopen(
+        urllib.request.Request(
+            server + "api/draw",
+            data=json.dumps({}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+    )
+    page = _page(browser, viewport={"width": 390, "height": 844})
+    page.goto(server)
+    page.click("button[data-screen=board]")
+    page.wait_for_selector("#hands td:text('流局')")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -91,6 +91,9 @@ def test_xiangqi_draw_pays_the_ready_and_counts_the_run_of_draws(client):
     ("context", "sent", "words"),
     [
         ({"variant": "taiwan"}, {"ready": ["E"]}, "who was ready changes nothing"),
+        ({"variant": "riichi"}, {"reason": "abortive", "ready": ["E"]}, "on a 途中流局 draw"),
+        ({"variant": "xiangqi"}, {"reason": "soldiers", "ready": ["E"]}, "on a 四兵流局 draw"),
+        ({"variant": "riichi"}, {"variant": "mingjiang"}, "the table plays riichi now"),
         ({"variant": "riichi"}, {"reason": "ryuukyoku"}, "reason 'ryuukyoku' is not one of"),
         ({"variant": "riichi"}, {"ready": ["X"]}, "ready must be a list of chairs (E S W N)"),
         ({"variant": "riichi"}, {"winner": "E"}, "unknown key 'winner'"),

@@ -52,7 +52,7 @@ def test_riichi_ready_dealer_deals_again_and_the_ready_order_is_the_tables():
 
 
 def test_riichi_abortive_draw_pays_nothing_and_the_dealer_stays():
-    result = drawn("riichi", {"reason": "abortive", "ready": ["S"]})
+    result = drawn("riichi", {"reason": "abortive"})
     assert result["payments"] == [] and result["deal"] == {"dealer": "stays", "streak": "up"}
 
 
@@ -110,6 +110,7 @@ def test_xiangqi_draw_keeps_the_dealer_and_the_streak():
     [
         ("taiwan", {"ready": ["E"]}, {}, "who was ready changes nothing"),
         ("riichi", {"reason": "exhausted"}, {}, "is not one of riichi's: wall, abortive, nagashi"),
+        ("riichi", {"reason": "abortive", "ready": ["S"]}, {}, "changes nothing on a 途中流局"),
         ("riichi", {"ready": ["E", "E"]}, {}, "names a chair twice"),
         ("riichi", {"ready": ["X"]}, {}, "must be a list of chairs (E S W N)"),
         ("riichi", {"ready": "E"}, {}, "must be a list of chairs"),
@@ -133,3 +134,7 @@ def test_the_cli_scores_a_draw_from_json():
     run = tilescore("score", "--json", "-", stdin=json.dumps(draw))
     result = json.loads(run.stdout)
     assert run.returncode == 0 and result["id"] == 7 and len(result["payments"]) == 3
+
+
+def test_a_mingjiang_draw_says_no_streak_it_has_not():
+    assert notes(drawn("mingjiang", {})) == ["The deal passes"]

@@ -410,8 +410,11 @@ function drawnLine(hand) {
 }
 
 // The Scoreboard's "Drawn hand": the dialog asks what the table's rule set pays or deals by.
+let drawVariant = null;  // the rule set the draw dialog was opened for
+
 function openDraw() {
   const variant = context.variant;
+  drawVariant = variant;
   const rules = (variants[variant] || {}).draw || { reasons: [] };
   if (!rules.reasons.length) {
     setStatus(`${variant} records no drawn hands`, true);
@@ -430,6 +433,7 @@ function openDraw() {
     $("#draw-reason-doc").textContent = chosen.doc || "";
     $("#draw-asks legend").textContent = chosen.asks_name || "";
     boxes($("#draw-asks"), !!chosen.asks, "asks", [""]);  // riichi: who made 流局滿貫
+    boxes($("#draw-ready"), !!chosen.ready, "ready", [""]);  // where it pays or deals by them
   };
   const boxes = (fieldset, shown, name, values) => {
     fieldset.hidden = !shown;
@@ -446,7 +450,6 @@ function openDraw() {
   };
   form.reason.onchange = describe;
   describe();
-  boxes($("#draw-ready"), rules.ready, "ready", [""]);
   boxes($("#draw-sweep"), rules.clean_sweep, "sweep", ["兵", "卒"]);
   $("#draw-error").textContent = "";
   $("#draw-dialog").showModal();
@@ -457,9 +460,10 @@ async function recordDraw(event) {
   const form = $("#draw-form");
   const checked = (name) => [...form.querySelectorAll(`input[name=${name}]:checked`)].map((i) => i.value);
   const rules = (variants[context.variant] || {}).draw || { reasons: [] };
-  const body = { reason: form.reason.value };
-  if (rules.ready) body.ready = checked("ready");
+  // The rule set the dialog was opened for: another phone may have moved the table since.
+  const body = { reason: form.reason.value, variant: drawVariant };
   const chosen = rules.reasons.find((r) => r.code === body.reason) || {};
+  if (chosen.ready) body.ready = checked("ready");
   if (chosen.asks) body[chosen.asks] = checked("asks");
   const sweeps = {};
   checked("sweep").forEach((value) => {
@@ -566,18 +570,20 @@ function renderHowWon(hand) {
   const sticks = ctx.riichi_sticks_by || {};
   const paoAsked = (variants[ctx.variant] || {}).pao &&
     (ctx.pao || (result.items || []).some((item) => PAO_LIMITS.includes(item.code)));
+  // The hand's session's chairs: a 3-player table has no North to win or discard.
+  const chairs = SEATS.filter((seat) => !hand.seats || seat in hand.seats);
   const rows = [
-    ["#winner-row", SEATS.map((seat) => [seat, seatLabel(seat, hand.seats), seat === winner,
+    ["#winner-row", chairs.map((seat) => [seat, seatLabel(seat, hand.seats), seat === winner,
       { seat_wind: seat, ...(ctx.discarder === seat ? { discarder: null } : {}) },
       ctx.pao === seat ? { pao: null } : {}])],
     ["#from-row", [["tsumo", "自摸", !!ctx.self_draw, { self_draw: true, discarder: null }],
-      ...SEATS.filter((s) => s !== winner).map((seat) => [seat, seatLabel(seat, hand.seats),
+      ...chairs.filter((s) => s !== winner).map((seat) => [seat, seatLabel(seat, hand.seats),
         !ctx.self_draw && ctx.discarder === seat, { self_draw: false, discarder: seat }])]],
     ["#pao-row", paoAsked ? [["none", "—", !ctx.pao, null, { pao: null }],
-      ...SEATS.filter((s) => s !== winner).map((seat) => [seat, seatLabel(seat, hand.seats),
+      ...chairs.filter((s) => s !== winner).map((seat) => [seat, seatLabel(seat, hand.seats),
         ctx.pao === seat, null, { pao: seat }])] : []],
     // Each tap puts one more stick at that chair (up to 3, then none): they go to the winner.
-    ["#sticks-row", sticksAsked ? SEATS.map((seat) => [seat,
+    ["#sticks-row", sticksAsked ? chairs.map((seat) => [seat,
       `${seatLabel(seat, hand.seats)}${sticks[seat] ? ` ×${sticks[seat]}` : ""}`, !!sticks[seat], null,
       { riichi_sticks_by: { ...sticks, [seat]: ((sticks[seat] || 0) + 1) % 4 } }]) : []],
   ];
@@ -604,7 +610,9 @@ function renderHowWon(hand) {
 // ``change`` is remembered for the next hands too; ``handOnly`` is this hand's alone.
 async function changeHowWon(change, handOnly = {}) {
   try {
-    if (change) await post("/api/context", change);
+    // Remembered for the next hands only from the hand scored last: an older hand's chairs
+    // are its own.
+    if (change && currentHand && currentHand.id === latestHandId) await post("/api/context", change);
     await fix({ context: { ...change, ...handOnly } });
     await loadContext();
   } catch (error) {
@@ -778,18 +786,27 @@ function renderEvents(variant, chosen) {
 }
 
 // What the next hand will be scored with, on the Camera screen: events stay set until cleared.
+// The dealer's streak as the rule set says it: riichi's 本場, 連 elsewhere, nothing where the
+// deal passes every hand (明將).
+function streakText(variant, streak) {
+  const word = (variants[variant] || {}).streak ?? "連";
+  return word === "本場" ? `${streak}本場` : word ? `${word}${streak}` : "";
+}
+
 function renderNextHand() {
   const info = variants[context.variant] || {};
   const names = Object.fromEntries((info.events || []).map((e) => [e.code, e.name]));
   const streak = context.dealer_streak ?? context.honba ?? 0;
+  const draws = (context.rules || {}).draws_in_a_row || 0;
   const parts = [
     info.title || context.variant,
-    `${WIND_NAMES[context.round_wind] || "東"}風圈`,
-    `連${streak}`,
+    info.winds === false ? "" : `${WIND_NAMES[context.round_wind] || "東"}風圈`,
+    streakText(context.variant, streak),
+    draws ? `流局×${draws}` : "",
     `胡 ${WIND_NAMES[context.seat_wind] || "東"}`,
     context.self_draw ? "自摸" : context.discarder ? `${WIND_NAMES[context.discarder]}家放槍` : "放槍: ?",
     ...(context.events || []).map((e) => names[e] || e),
-  ];
+  ].filter(Boolean);
   $("#next-hand").textContent = `Next hand: ${parts.join(" · ")}`;
 }
 
@@ -850,7 +867,8 @@ async function loadBoard() {
   $("#session-line").textContent = !session
     ? "No hands yet: score one to start a session."
     : earlier ? `Session #${session.id}, ${session.variant}: an earlier session, to look back at`
-      : `${WIND_NAMES[session.round_wind]}風圈 · 莊 ${session.seats.E} · 連${session.streak}`;
+      : [(variants[session.variant] || {}).winds === false ? "" : `${WIND_NAMES[session.round_wind]}風圈`,
+        `莊 ${session.seats.E}`, streakText(session.variant, session.streak)].filter(Boolean).join(" · ");
   ["#undo", "#record-draw"].forEach((id) => { $(id).hidden = earlier; });
   const exportQuery = session ? `?session=${session.id}` : "";
   $("#export-csv").href = `/api/export.csv${exportQuery}`;
@@ -937,6 +955,7 @@ async function newSession() {
   try {
     await post("/api/session", { players: names.split(",").map((s) => s.trim()) });
     boardSession = null;  // the new one is the session being played
+    setStatus("new session started");
     await loadBoard();
     await loadContext();
   } catch (error) {
