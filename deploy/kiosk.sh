@@ -10,12 +10,25 @@
 # with the service's last lines, and goes on to the app by itself once the app answers (the
 # service is restarted on failure, and a table may mend the cause meanwhile).
 URL=${1:-http://localhost:8765/}
+case "$URL" in */) ;; *) URL="$URL/" ;; esac  # the status is asked at ${URL}api/status
 WAIT=${KIOSK_WAIT_S:-60}
-PAGE=${KIOSK_PAGE:-${XDG_RUNTIME_DIR:-/tmp}/tilescore-down.html}
+# The user's own runtime folder, never a name in the shared /tmp another user could hold.
+PAGE_DIR=${XDG_RUNTIME_DIR:-$HOME/.cache}
+mkdir -p "$PAGE_DIR"
+PAGE=${KIOSK_PAGE:-$PAGE_DIR/tilescore-down.html}
 BROWSER=${KIOSK_BROWSER:-$(command -v chromium || command -v chromium-browser)}
 
 up() {
-  curl -fs -o /dev/null "${URL}api/status"
+  # An app that takes the connection and never answers counts as down.
+  curl -fs --max-time 5 -o /dev/null "${URL}api/status"
+}
+
+last_words() {
+  if command -v journalctl > /dev/null; then
+    journalctl -u tilescore.service -n 15 --no-pager -o cat 2>/dev/null
+  else
+    echo "(the service's log cannot be read here: journalctl -u tilescore.service)"
+  fi
 }
 
 # The page Chromium shows while the app is down: it reloads itself, and once the app answers
@@ -30,8 +43,7 @@ down_page() {
     echo '<h1>The table app is not running</h1>'
     echo '<p>Its last words are below; it is tried again by itself, and this page goes on to'
     echo 'the app as soon as it answers.</p><pre>'
-    journalctl -u tilescore.service -n 15 --no-pager -o cat 2>/dev/null \
-      | sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g'
+    last_words | sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g'
     echo '</pre></body></html>'
   } > "$PAGE.new" && mv "$PAGE.new" "$PAGE"
 }

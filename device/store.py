@@ -638,9 +638,8 @@ class Store:
             )
             if is_recorded_draw(hand):  # nobody won
                 winner_named, won_by = "", f"drawn ({result.get('reason', '')})"
-                note = "drawn hand; ready: " + (
-                    " ".join(map(named, result.get("ready", []))) or "none"
-                )
+                ready = " ".join(map(named, result.get("ready", [])))
+                note = f"drawn hand; ready: {ready}" if ready else "drawn hand"
             else:
                 winner_named = named(winner)
                 note = result.get("error") or (

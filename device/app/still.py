@@ -48,9 +48,9 @@ class StillSettings:
     scene_area: float = 0.002
     """A still scene differs from the one last read when more than ``scene_area`` of the picture
     (0.2 %: about half a tile, a tile being 0.37 % when the hand fills the frame's width) changed
-    by more than ``scene_pixel`` levels, both brought to one brightness first (a lamp or the
-    exposure changes every pixel by its share). Not the mean difference: one tile added to a hand
-    is too small a part of the frame to move the mean."""
+    by more than ``scene_pixel`` levels, both brought to one mean brightness first (a lamp
+    lightens every pixel). Not the mean difference: one tile added to a hand is too small a part
+    of the frame to move the mean."""
     max_gap_s: float = 3.0
     """Frames further apart than this (the page was on another screen): no telling whether the
     scene stayed still in between, so the still time is counted again."""
@@ -73,24 +73,20 @@ def motion(a: np.ndarray, b: np.ndarray) -> float:
 
 def changed_area(a: np.ndarray, b: np.ndarray, settings: StillSettings) -> float:
     """The part of the picture (0-1) that changed by more than ``scene_pixel`` levels, once both
-    are brought to one brightness: a lamp switched on or the exposure jumping brightens every
-    pixel by its share, and read so the scene there since watching began was recorded as new."""
+    are brought to one mean brightness: a lamp switched on lightens every pixel, and read so the
+    scene there since watching began was recorded as new."""
     return float(np.mean(np.abs(_levelled(a) - _levelled(b)) > settings.scene_pixel))
 
 
-SPREAD = 40.0
-"""The spread (standard deviation, grey levels) pictures are brought to before they are compared
-for a new scene, their mean to 128: a lamp adds light and the exposure scales it."""
-FLATTEST = 20.0
-"""A picture spread less than this (an empty table) is only moved to the mean, not stretched:
-stretched, its sensor noise would read as change."""
+LEVEL = 128
+"""The mean grey level pictures are moved to before they are compared for a new scene: a lamp
+switched on or off lightens or darkens every pixel alike. Moved, not stretched: stretched to one
+spread, a table with a dark floor in view squeezed the last tile laid below the threshold."""
 
 
 def _levelled(picture: np.ndarray) -> np.ndarray:
-    values = picture.astype(np.float32)
-    spread = max(float(values.std()), FLATTEST)
-    levelled: np.ndarray = ((values - values.mean()) * (SPREAD / spread) + 128.0).astype(np.int16)
-    return levelled
+    moved: np.ndarray = picture - np.int16(round(float(picture.mean()))) + np.int16(LEVEL)
+    return moved
 
 
 class StillDetector:
@@ -292,6 +288,9 @@ def not_a_win(
 
 
 HAND_KEYS = ("hand", "win_tile", "melds", "flowers")
+SAME_READS = 0.8
+"""The share of a scene's boxes read as the same tiles for two photos to be one hand: a hand
+corrected after it was scored differs from a new read of it in a tile or two."""
 
 
 TELLING_TILES = 13
@@ -308,20 +307,39 @@ def same_hand(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return all(a.get(key) == b.get(key) for key in HAND_KEYS)
 
 
+def same_scene(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> bool:
+    """The same tiles where they lay, most read alike: the hand scored last read again after a
+    tile of it was corrected (its reading is then no longer the new read's)."""
+    pairs = _paired(a, b)
+    if pairs is None:
+        return False
+    alike = sum(x.get("code") == y.get("code") for x, y in pairs)
+    return bool(alike >= SAME_READS * len(pairs))
+
+
 def same_layout(
     a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]], overlap: float = 0.5
 ) -> bool:
     """The same tiles in the same places: as many boxes, each overlapping one of the other's
     (intersection over union). A scored hand left on the table under a new light reads so."""
+    return _paired(a, b, overlap) is not None
+
+
+def _paired(
+    a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]], overlap: float = 0.5
+) -> list[tuple[dict[str, Any], dict[str, Any]]] | None:
+    """Each box of ``a`` with the box of ``b`` it overlaps most, or None where the two are not
+    as many boxes each overlapping one of the other's."""
     if len(a) != len(b) or not a:
-        return False
-    left = [tuple(t["box"]) for t in b]
+        return None
+    left = list(b)
+    pairs = []
     for tile in a:
-        best = max(range(len(left)), key=lambda i: _iou(tile["box"], left[i]), default=None)
-        if best is None or _iou(tile["box"], left[best]) < overlap:
-            return False
-        left.pop(best)
-    return True
+        best = max(range(len(left)), key=lambda i: _iou(tile["box"], left[i]["box"]), default=None)
+        if best is None or _iou(tile["box"], left[best]["box"]) < overlap:
+            return None
+        pairs.append((tile, left.pop(best)))
+    return pairs
 
 
 def _iou(a: Sequence[float], b: Sequence[float]) -> float:

@@ -27,7 +27,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from device.app import context as table_context
 from device.app import draws, edits, fixes, service
 from device.app.seats import chairs
-from device.app.still import StillWatch, not_a_win, same_hand, same_layout
+from device.app.still import StillWatch, not_a_win, same_hand, same_layout, same_scene
 from device.camera import CameraError, CameraSource, open_camera
 from device.store import SEATS, SQLITE_MAX_ID, Store, is_recorded_draw, no_room
 from scoring import result_notes, strict_json
@@ -641,7 +641,10 @@ def create_app(
             if (
                 still_seq is not None
                 and latest is not None
-                and same_hand(reading, latest["reading"])
+                and (
+                    same_hand(reading, latest["reading"])
+                    or same_scene(detections, latest["detections"])
+                )
             ):
                 # A second tap on a slow Pi, or a tap just after the still hand was recorded:
                 # the hand scored last, again. Recorded twice it was paid twice and moved the

@@ -31,20 +31,22 @@ def tools(tmp_path):
     return tmp_path
 
 
-def kiosk(tools):
+def kiosk(tools, url=URL):
     env = os.environ | {
         "PATH": f"{tools / 'bin'}:/usr/bin:/bin",
         "KIOSK_WAIT_S": "1",
         "KIOSK_PAGE": str(tools / "down.html"),
         "KIOSK_BROWSER": str(tools / "bin" / "browser"),
     }
-    subprocess.run(["sh", str(SCRIPT), URL], env=env, check=True, timeout=30)
+    subprocess.run(["sh", str(SCRIPT), url], env=env, check=True, timeout=30)
     return (tools / "opened").read_text().split()[-1]
 
 
 def test_an_app_that_answers_is_opened(tools):
     (tools / "up").touch()
     assert kiosk(tools) == URL
+    # Given without its last slash, it is still asked for its status where that lies.
+    assert kiosk(tools, URL.rstrip("/")) == URL
 
 
 def test_an_app_that_never_answers_is_said_and_opened_once_it_does(tools):

@@ -668,3 +668,16 @@ def test_the_scoreboard_fits_a_phones_width(server, browser):
     page.click("button[data-screen=board]")
     page.wait_for_selector("#hands td:text('流局')")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # With an earlier session the Session picker shows: it stays inside the width too.
+    urllib.request.urlopen(
+        urllib.request.Request(
+            server + "api/session",
+            data=json.dumps({"players": ["Ann", "Bo", "Cy", "Di"]}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+    )
+    page.reload()
+    page.click("button[data-screen=board]")
+    page.wait_for_selector("#session-pick option:nth-child(2)", state="attached")
+    assert page.locator("#session-pick").is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -640,3 +640,17 @@ def test_a_second_tap_on_the_same_tiles_shows_the_hand_scored_last(tmp_path):
         client.post("/api/undo")  # undone, the same tiles are scored anew
         anew = client.post("/api/score").get_json()
         assert anew["id"] != first["id"] and "repeat_of" not in anew
+
+
+def test_a_tap_on_the_hand_scored_last_and_corrected_shows_it_again(tmp_path):
+    # Corrected, its reading was no longer the new read's, and a second tap recorded it again
+    # (a helper's probe): the boxes where they lay, most read alike, are the same hand.
+    same = _detections()
+    app = _app(tmp_path, lambda: [dict(t) for t in same])
+    with app.test_client() as client:
+        first = client.post("/api/score").get_json()
+        fixed = client.post(f"/api/hands/{first['id']}/fix", json={"tile": 0, "code": "2m"})
+        assert fixed.status_code == 200
+        again = client.post("/api/score").get_json()
+        assert again["repeat_of"] == first["id"]
+        assert len(client.get("/api/session").get_json()["hands"]) == 1

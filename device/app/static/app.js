@@ -396,7 +396,8 @@ function drawReasonName(variant, code) {
 function drawnLine(hand) {
   const result = hand.result || {};
   const parts = [];
-  if (((variants[hand.context.variant] || {}).draw || {}).ready) {
+  const reasons = ((variants[hand.context.variant] || {}).draw || {}).reasons || [];
+  if ((reasons.find((r) => r.code === result.reason) || {}).ready) {  // asked of this ending
     const ready = (result.ready || []).map((seat) => seatLabel(seat, hand.seats));
     parts.push(ready.length ? `聽 ${ready.join(", ")}` : "nobody ready");
   }
@@ -846,16 +847,19 @@ async function loadSessions() {
   const { sessions } = await api("/api/sessions");
   const pick = $("#session-pick");
   pick.innerHTML = "";
-  sessions.forEach((item, index) => {
+  // Earlier sessions with no hand kept (a New session tapped by mistake) are left out.
+  const shown = sessions.filter((item, index) => index === 0 || item.hands > 0);
+  shown.forEach((item, index) => {
     const option = document.createElement("option");
     option.value = index === 0 ? "" : item.id;
-    const when = new Date(item.created * 1000).toLocaleString();
-    option.textContent = `${index === 0 ? "this session" : `#${item.id}`} · ${when} · ` +
-      `${item.variant} · ${item.players.join(", ")} · ${item.hands} hands`;
+    const when = new Date(item.created * 1000).toLocaleDateString();
+    const hands = `${item.hands} hand${item.hands === 1 ? "" : "s"}`;
+    option.textContent = `${index === 0 ? "this session" : `#${item.id}`} · ${when} · ${hands}`;
+    option.title = `${item.variant} · ${item.players.join(", ")}`;
     pick.appendChild(option);
   });
   pick.value = boardSession || "";
-  pick.closest("label").hidden = sessions.length < 2;
+  pick.closest("label").hidden = shown.length < 2;
 }
 
 async function loadBoard() {
@@ -867,8 +871,8 @@ async function loadBoard() {
   $("#session-line").textContent = !session
     ? "No hands yet: score one to start a session."
     : earlier ? `Session #${session.id}, ${session.variant}: an earlier session, to look back at`
-      : [(variants[session.variant] || {}).winds === false ? "" : `${WIND_NAMES[session.round_wind]}風圈`,
-        `莊 ${session.seats.E}`, streakText(session.variant, session.streak)].filter(Boolean).join(" · ");
+      : [(variants[context.variant] || {}).winds === false ? "" : `${WIND_NAMES[session.round_wind]}風圈`,
+        `莊 ${session.seats.E}`, streakText(context.variant, session.streak)].filter(Boolean).join(" · ");
   ["#undo", "#record-draw"].forEach((id) => { $(id).hidden = earlier; });
   const exportQuery = session ? `?session=${session.id}` : "";
   $("#export-csv").href = `/api/export.csv${exportQuery}`;
