@@ -311,7 +311,7 @@ def same_scene(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> bool
     """The same tiles where they lay, most read alike: the hand scored last read again after a
     tile of it was corrected (its reading is then no longer the new read's)."""
     pairs = _paired(a, b)
-    if pairs is None:
+    if pairs is None or len(pairs) < TELLING_TILES:  # xiangqi's five pieces may repeat
         return False
     alike = sum(x.get("code") == y.get("code") for x, y in pairs)
     return bool(alike >= SAME_READS * len(pairs))
