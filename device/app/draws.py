@@ -15,6 +15,7 @@ from typing import Any
 
 from device.app.context import DRAW_RUN_RULE
 from device.app.seats import TURN_ORDER
+from scoring.drawn_hands import chairs_in
 from scoring.errors import TilescoreError, shown
 from scoring.variant import find_variant
 from scoring.variants.xiangqi_shapes import BLACK_SOLDIER, COPIES, RED_SOLDIER, SOLDIER
@@ -97,14 +98,8 @@ def _rules(context: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
 
 
 def _chairs(sent: Mapping[str, Any], key: str, chairs: tuple[str, ...]) -> list[str]:
-    """``sent[key]``: chairs of the table, in the order they play (none where it is missing)."""
-    given = sent.get(key, [])
-    if not isinstance(given, list) or any(c not in chairs for c in given):
-        raise TilescoreError(
-            f"{key} must be a list of chairs ({' '.join(chairs)}), got {shown(given)}"
-        )
-    if len(set(given)) != len(given):  # as the scorer says it: a chair named twice
-        raise TilescoreError(f"{key} names a chair twice: {shown(given)}")
+    """``sent[key]``: chairs of the table, each once, in the order they play."""
+    given = chairs_in(sent, key, chairs)
     return [c for c in chairs if c in given]
 
 
