@@ -48,6 +48,8 @@ def notes(result: Mapping[str, Any]) -> list[str]:
     if parts and "base_points" in result:  # xiangqi: the 基本點 the payments are made of
         made_of = " + ".join(f"{part['name']} {part['amount']}" for part in parts)
         lines.append(f"基本點 {result['base_points']} = {made_of}")
+    for part in result.get("surcharges") or []:  # xiangqi: paid beyond 基本點 × the share
+        lines.append(f"{part['name']} +{part['amount']}: {part['why']}")
     return lines
 
 

@@ -52,6 +52,7 @@ from scoring.variants.xiangqi_points import (
     points_for_tai,
     seats_for,
     streak_parts,
+    surcharges,
     win_payments,
 )
 from scoring.variants.xiangqi_shapes import (
@@ -690,6 +691,7 @@ class Xiangqi(Variant):
             draws_in_a_row=rules["draws_in_a_row"],
         )
         payments = win_payments(best.base_points, table, ctx.self_draw, ctx.discarder)
+        extra = surcharges(table, ctx.self_draw)
         return ScoreResult(
             variant=self.name,
             winning=True,
@@ -702,6 +704,7 @@ class Xiangqi(Variant):
                 "shape": best.view.shape.value,
                 "base_points": best.base_points,
                 "points": [p.to_json() for p in best.parts],
+                **({"surcharges": [p.to_json() for p in extra]} if extra else {}),
             },
         )
 

@@ -135,6 +135,26 @@ def self_draw_amount(
     return base + after_draw
 
 
+def surcharges(table: Table, self_draw: bool) -> list[PointsPart]:
+    """What a payer pays beyond 基本點 × its share (the payments hold it; these lines say why):
+    流局後放槍 or 流局後自摸 after drawn hands, and 當莊時被閒家自摸."""
+    draws = table.draws_in_a_row
+    out = []
+    if draws and not self_draw:
+        amount = DISCARD_AFTER_DRAW_SURCHARGE * draws
+        why = f"the discarder pays {DISCARD_AFTER_DRAW_SURCHARGE} × {draws} drawn hands more"
+        out.append(PointsPart("流局後放槍", amount, why))
+    if draws and self_draw:
+        amount = SELF_DRAW_AFTER_DRAW_SURCHARGE * draws
+        why = f"each payer pays {SELF_DRAW_AFTER_DRAW_SURCHARGE} × {draws} drawn hands more"
+        out.append(PointsPart("流局後自摸", amount, why))
+    if self_draw and not table.winner_is_dealer and table.dealer_streak:
+        amount = DEALER_SELF_DRAW_SURCHARGE * table.dealer_streak
+        why = f"the dealer pays {DEALER_SELF_DRAW_SURCHARGE} × 連莊 {table.dealer_streak} more"
+        out.append(PointsPart("當莊時被閒家自摸", amount, why))
+    return out
+
+
 def win_payments(base: int, table: Table, self_draw: bool, discarder: str | None) -> list[Payment]:
     """Who pays the winner, and how much.
 

@@ -243,3 +243,18 @@ def test_a_drawn_hand_scores_through_the_score_json_command() -> None:
         "error": "key 'dealer' is not used for a drawn hand in taiwan (known: reason)"
     }
     assert won["winning"] is True and won["total"] == 5
+
+
+def test_what_a_payer_pays_beyond_the_base_is_said_under_the_total() -> None:
+    """After two drawn hands the discarder paid 240 more with nothing on the Result screen
+    saying why (a helper's play-through); a non-dealer's self-draw says the dealer's extra."""
+    from scoring.hand_json import score_json
+    from scoring.result_notes import notes
+
+    won = {"variant": "xiangqi", "hand": "士象車帥將", "win_tile": "將"}
+    discard = score_json({**won, "discarder": "left", "rules": {"draws_in_a_row": 2}})
+    assert discard["payments"][0]["amount"] == 750 * 4 + 240
+    assert "流局後放槍 +240: the discarder pays 120 × 2 drawn hands more" in notes(discard)
+    drawn = score_json({**won, "self_draw": True, "dealer": False, "dealer_streak": 2})
+    assert [p["name"] for p in drawn["surcharges"]] == ["當莊時被閒家自摸"]
+    assert "surcharges" not in score_json({**won, "discarder": "left"})  # nothing beyond
