@@ -681,3 +681,17 @@ def test_the_scoreboard_fits_a_phones_width(server, browser):
     page.wait_for_selector("#session-pick option:nth-child(2)", state="attached")
     assert page.locator("#session-pick").is_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_a_hand_typed_in_edit_groups_names_its_winning_tile(server, browser):
+    # With no box to tap as the winning tile (the camera read none of it), a typed hand could
+    # not say which tile won it (a helper's play-through).
+    page = _riichi_result(server, browser)
+    page.click("#edit-reading summary")
+    page.fill("#edit-hand", "234567m222p34555s")
+    page.fill("#edit-melds", "")
+    page.fill("#edit-flowers", "")
+    page.fill("#edit-win", "2m")
+    page.click("#save-reading")
+    page.wait_for_selector("#reading:has-text('+2m')")
+    assert page.input_value("#edit-win") == "2m"

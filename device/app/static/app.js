@@ -331,6 +331,7 @@ function renderHand(hand) {
   $("#edit-hand").value = reading.hand || "";
   $("#edit-melds").value = melds.join(" ");
   $("#edit-flowers").value = reading.flowers || "";
+  $("#edit-win").value = reading.win_tile || "";
   const result = hand.result || {};
   const ctx = hand.context || {};
   const problems = [...(hand.problems || [])];
@@ -999,10 +1000,16 @@ function init() {
     $("#picker").close();
     if (tile && tile.code) fix({ win_tile: tile.code, win_index: pickedTile });
   });
-  $("#save-reading").addEventListener("click", () => fix({
-    hand: $("#edit-hand").value, melds: $("#edit-melds").value.split(/\s+/).filter(Boolean),
-    flowers: $("#edit-flowers").value,
-  }));
+  $("#save-reading").addEventListener("click", () => {
+    const body = {
+      hand: $("#edit-hand").value, melds: $("#edit-melds").value.split(/\s+/).filter(Boolean),
+      flowers: $("#edit-flowers").value,
+    };
+    // The winning tile typed, where it is not the one read (a hand typed with no box read).
+    const win = $("#edit-win").value.trim();
+    if (win && win !== ((currentHand || {}).reading || {}).win_tile) body.win_tile = win;
+    fix(body);
+  });
   $("#context-form").addEventListener("submit", saveContext);
   $("#context-form").still_scoring.addEventListener("change", switchStill);
   $("#context-form").variant.addEventListener("change", (e) => renderEvents(e.target.value, []));
