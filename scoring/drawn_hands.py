@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scoring.errors import HandError, shown
+from scoring.hand import SEATS
 from scoring.result import Payment
 
 if TYPE_CHECKING:
@@ -89,7 +90,6 @@ class DrawReason:
 
 WALL = DrawReason("wall", "荒牌流局", "the wall ran out and nobody won")
 
-CHAIRS = ("E", "S", "W", "N")
 DRAW_INPUT_KEYS = frozenset({"variant", "players", "rules", "draw", "id"})
 """The keys of a drawn hand's JSON at a table seated by wind."""
 
@@ -102,12 +102,13 @@ class WindDraw:
     players: int
     ready: frozenset[str]
     rules: Mapping[str, Any]
-    said: Mapping[str, Any]
-    """The ``draw`` object as given, for a reason's own key (``DrawReason.asks``)."""
+    named: frozenset[str]
+    """The chairs the way the hand ended names under its own key (``DrawReason.asks``: riichi's
+    makers of 流局滿貫), checked; none where it asks nothing."""
 
     @property
     def chairs(self) -> tuple[str, ...]:
-        return CHAIRS[: self.players]
+        return SEATS[: self.players]
 
 
 def draw_rules(data: Any, known: frozenset[str]) -> dict[str, Any]:
@@ -157,17 +158,17 @@ def read_wind_draw(data: Any, variant: Variant) -> WindDraw:
     chosen = next(r for r in reasons if r.code == reason)
     if "ready" in draw and not chosen.takes_ready:
         raise HandError(f"draw.ready: who was ready changes nothing on a {chosen.name} draw")
-    ready = chairs_in(draw, "ready", CHAIRS[:players])
+    chairs = SEATS[:players]
+    ready = chairs_in(draw, "ready", chairs)
     for other in reasons:
-        if not other.asks:
-            continue
-        if other is chosen and not chairs_in(draw, other.asks, CHAIRS[:players]):
-            raise HandError(f"draw.{other.asks}: name {other.asks_name} (reason {other.code!r})")
-        if other is not chosen and other.asks in draw:
+        if other.asks and other is not chosen and other.asks in draw:
             raise HandError(
                 f"draw.{other.asks} ({other.asks_name}) goes with reason {other.code!r} only"
             )
-    return WindDraw(reason, players, ready, variant.resolve_rules(rules), draw)
+    named = chairs_in(draw, chosen.asks, chairs) if chosen.asks else frozenset()
+    if chosen.asks and not named:
+        raise HandError(f"draw.{chosen.asks}: name {chosen.asks_name} (reason {chosen.code!r})")
+    return WindDraw(reason, players, ready, variant.resolve_rules(rules), named)
 
 
 def chairs_in(draw: Mapping[str, Any], key: str, chairs: Sequence[str]) -> frozenset[str]:

@@ -405,7 +405,6 @@ def variants_json() -> dict[str, Any]:
             "streak": "本場" if variant.riichi_counters else "連" if variant.dealer_repeats else "",
             "draw": {
                 "reasons": [reason.to_json() for reason in variant.draw_reasons],
-                "ready": any(reason.takes_ready for reason in variant.draw_reasons),
                 "clean_sweep": variant.uses_pieces,
             },
         }

@@ -31,7 +31,6 @@ from scoring.drawn_hands import (
     DrawReason,
     Streak,
     WindDraw,
-    chairs_in,
     draw_result,
     read_wind_draw,
     ready_payments,
@@ -154,12 +153,9 @@ class Riichi(Variant):
         if draw.reason == ABORTIVE.code:
             return draw_result(self.name, draw, [], DealMove(True, Streak.UP), data)
         deal = DealMove(dealer_stays="E" in draw.ready, streak=Streak.UP)
-        made = chairs_in(draw.said, NAGASHI.asks, draw.chairs)
-        if made:
-            payments = [
-                p for seat in draw.chairs if seat in made for p in self._nagashi_paid(seat, draw)
-            ]
-            nagashi = [seat for seat in draw.chairs if seat in made]
+        if draw.named:  # the makers of 流局滿貫 (reason nagashi)
+            nagashi = [seat for seat in draw.chairs if seat in draw.named]
+            payments = [p for seat in nagashi for p in self._nagashi_paid(seat, draw)]
             return draw_result(self.name, draw, payments, deal, data, nagashi=nagashi)
         total = int(draw.rules["noten_payment"])
         return draw_result(

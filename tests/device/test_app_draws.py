@@ -133,7 +133,9 @@ def test_the_page_learns_each_rule_sets_draws(client):
         "abortive",
         "nagashi",
     ]
-    assert variants["taiwan"]["draw"]["ready"] is False
+    # Who was ready is asked per way a hand ends: never at a Taiwan table.
+    assert [r["ready"] for r in variants["taiwan"]["draw"]["reasons"]] == [False]
+    assert [r["ready"] for r in variants["riichi"]["draw"]["reasons"]] == [True, False, True]
     assert variants["xiangqi"]["draw"]["clean_sweep"] is True
 
 

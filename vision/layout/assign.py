@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from vision.layout import problems
 from vision.layout.gap import ONE_MISSING, in_order, one_suit, pitches_apart
 from vision.layout.geometry import Frame
-from vision.layout.melds import type_meld
+from vision.layout.melds import type_face_up, type_meld
 from vision.layout.problems import Problem
 from vision.layout.rows import Run
 from vision.layout.tiles import LayoutTile
@@ -157,9 +157,9 @@ def _suit_gaps(
     before the row) and those between it and a lone tile past it (the winning tile), where no
     tile of them lies sideways or face down (a claimed meld shows its claimed tile, a concealed
     kong its backs), none is four alike (a kong laid flat), and each lies within a suit's gap of
-    the next. Read as melds, a concealed
-    hand sorted with a half-tile gap between its suits lost 門清 (平和 and 門前清自摸 in riichi)
-    without a word. Pieces have no way up to tell a claimed set by: a xiangqi hand is left."""
+    the next. Read as melds, a concealed hand sorted with a half-tile gap between its suits lost
+    門清 (平和 and 門前清自摸 in riichi) without a word. Pieces have no way up to tell a claimed
+    set by: a xiangqi hand is left."""
     if any(t.is_piece for run in segment for t in run.tiles):
         return before, segment, after
     while before and _parted(before[-1], segment[0], frame):
@@ -178,13 +178,9 @@ def _parted(first: Run, then: Run, frame: Frame) -> bool:
     """Whether two neighbouring groups of a row are one row parted between suits."""
     if any(t.rotated or t.face_down for run in (first, then) for t in run.tiles):
         return False
-    if any(_four_alike(run) for run in (first, then)):  # a kong laid flat, never a row's
-        return False
+    if any(type_face_up([t.code or "" for t in run.tiles]) == "kong" for run in (first, then)):
+        return False  # a kong laid flat, never a row's
     return len(first) >= 2 and pitches_apart(first.tiles[-1], then.tiles[0], frame) <= SUIT_GAP
-
-
-def _four_alike(run: Run) -> bool:
-    return len(run) == 4 and len({t.code for t in run.tiles}) == 1
 
 
 def _mend_gaps(

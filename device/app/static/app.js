@@ -388,17 +388,24 @@ function renderHand(hand) {
   buildPicker();
 }
 
+// A rule set's ways a hand ends drawn (the server's ``variants``), and one of them by its code.
+function drawRules(variant) {
+  return (variants[variant] || {}).draw || { reasons: [] };
+}
+
+function drawReason(variant, code) {
+  return drawRules(variant).reasons.find((r) => r.code === code) || {};
+}
+
 function drawReasonName(variant, code) {
-  const reason = (((variants[variant] || {}).draw || {}).reasons || []).find((r) => r.code === code);
-  return reason ? reason.name : code || "";
+  return drawReason(variant, code).name || code || "";
 }
 
 // Who was ready, and whose 片甲不留 counted, on a drawn hand's Result screen.
 function drawnLine(hand) {
   const result = hand.result || {};
   const parts = [];
-  const reasons = ((variants[hand.context.variant] || {}).draw || {}).reasons || [];
-  if ((reasons.find((r) => r.code === result.reason) || {}).ready) {  // asked of this ending
+  if (drawReason(hand.context.variant, result.reason).ready) {  // asked of this ending
     const ready = (result.ready || []).map((seat) => seatLabel(seat, hand.seats));
     parts.push(ready.length ? `聽 ${ready.join(", ")}` : "nobody ready");
   }
@@ -417,7 +424,7 @@ let drawVariant = null;  // the rule set the draw dialog was opened for
 function openDraw() {
   const variant = context.variant;
   drawVariant = variant;
-  const rules = (variants[variant] || {}).draw || { reasons: [] };
+  const rules = drawRules(variant);
   if (!rules.reasons.length) {
     setStatus(`${variant} records no drawn hands`, true);
     return;
@@ -431,7 +438,7 @@ function openDraw() {
   });
   const chairs = SEATS.slice(0, context.players || 4);
   const describe = () => {
-    const chosen = rules.reasons.find((r) => r.code === form.reason.value) || {};
+    const chosen = drawReason(variant, form.reason.value);
     $("#draw-reason-doc").textContent = chosen.doc || "";
     $("#draw-asks legend").textContent = chosen.asks_name || "";
     boxes($("#draw-asks"), !!chosen.asks, "asks", [""]);  // riichi: who made 流局滿貫
@@ -461,10 +468,9 @@ async function recordDraw(event) {
   event.preventDefault();
   const form = $("#draw-form");
   const checked = (name) => [...form.querySelectorAll(`input[name=${name}]:checked`)].map((i) => i.value);
-  const rules = (variants[context.variant] || {}).draw || { reasons: [] };
   // The rule set the dialog was opened for: another phone may have moved the table since.
   const body = { reason: form.reason.value, variant: drawVariant };
-  const chosen = rules.reasons.find((r) => r.code === body.reason) || {};
+  const chosen = drawReason(drawVariant, body.reason);
   if (chosen.ready) body.ready = checked("ready");
   if (chosen.asks) body[chosen.asks] = checked("asks");
   const sweeps = {};
