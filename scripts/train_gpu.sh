@@ -15,6 +15,10 @@
 # or RESUME (session 24's run: models/candidates/tile-classifier-cls37.pt; KEEP_MODEL the same
 # for travel-light).
 #   bash scripts/train_gpu.sh lease-classifier SECONDS DIR
+# The lease's time left after that call (about 4 minutes) is one more call on the still warm
+# machine, which must come within its 30 s idle wait: the run trained on from its last weights
+# on the same crops at RATE (default 0.0001), its snapshots packed (session 34).
+#   bash scripts/train_gpu.sh lease-classifier-more SECONDS DIR
 #
 # A 30-minute lease: all three models side by side, over several calls.
 #   bash scripts/train_gpu.sh start   # there: build the synthetic sets, start the trainings
@@ -176,12 +180,31 @@ lease_classifier() {  # seconds, folder: the classifier's run in one call (sessi
   echo "packed at $((SECONDS - started)) s"
 }
 
-pack() {  # folder [model name]: at most 8 files come back, each at most 16 MiB
-  local out=$1 name=${2:-tile-detector} log=${3:-detector.log}
-  local weights=$WORK/models/runs/$name/weights
-  cp "$WORK/models/$name.json" "$WORK/models/$name.pt" "$out"/ 2>/dev/null
+lease_classifier_more() {  # seconds, folder: lease_classifier's run trained on, its crops again
+  local budget=$1 out=$2 started=$SECONDS
+  local last=$WORK/models/runs/tile-classifier/weights/last.pt
+  mkdir -p "$out"
+  [ -f "$last" ] && [ -d "$WORK/merged/classify" ] || { echo "no lease-classifier run in $WORK"; return 1; }
+  install_wheels
+  local left=$((budget - ${TAIL_SECONDS:-40}))
+  # shellcheck disable=SC2086
+  "$PY" -m device.cli train classifier --data "$WORK/merged/classify" --resume-from "$last" \
+    --imgsz 64 --device "${DEVICE:-0}" --cache --batch "${BATCH:-64}" \
+    --workers "$(( $(nproc) > 2 ? $(nproc) - 2 : 0 ))" --save-period 1 --lr0 "${RATE:-0.0001}" \
+    ${TRAIN_OPTIONS:-} --hours "$("$PY" -c "print(round($left / 3600, 4))")" \
+    --out "$WORK/more" >"$WORK/classifier-more.log" 2>&1
+  echo "training ended (status $?) at $((SECONDS - started)) s"
+  tr '\r' '\n' <"$WORK/classifier-more.log" | grep -E "top1_acc|all |Error|error" | tail -4
+  SNAPSHOTS=${SNAPSHOTS:-8} MODELS_DIR=more pack "$out" tile-classifier classifier-more.log
+  echo "packed at $((SECONDS - started)) s"
+}
+
+pack() {  # folder [model name] [log]: at most 8 files come back, each at most 16 MiB
+  local out=$1 name=${2:-tile-detector} log=${3:-detector.log} models=${MODELS_DIR:-models}
+  local weights=$WORK/$models/runs/$name/weights
+  cp "$WORK/$models/$name.json" "$WORK/$models/$name.pt" "$out"/ 2>/dev/null
   tar czf "$out/logs.tgz" -C "$WORK" synth.log "$log" \
-    "models/runs/$name/results.csv" "models/runs/$name/args.yaml" 2>/dev/null
+    "$models/runs/$name/results.csv" "$models/runs/$name/args.yaml" 2>/dev/null
   # The snapshots without optimizer state (5.5 MB each for the detector, 3.3 MB for the
   # classifier), up to SNAPSHOTS of them spread evenly over the run, the last one always among
   # them, as many to a file as stay under 16 MiB (64 MiB may come back in all).
@@ -255,6 +278,9 @@ case ${1:-} in
   lease-classifier)
     lease_classifier "${2:?seconds}" "${3:?folder}"
     ;;
+  lease-classifier-more)
+    lease_classifier_more "${2:?seconds}" "${3:?folder}"
+    ;;
   start)
     install_wheels
     mkdir -p "$WORK"
@@ -289,7 +315,7 @@ case ${1:-} in
     ls -la "$2"
     ;;
   *)
-    echo "usage: $0 prepare|travel-light|travel-restore|lease SECONDS DIR|lease-classifier SECONDS DIR|start|wait SECONDS|collect DIR" >&2
+    echo "usage: $0 prepare|travel-light|travel-restore|lease SECONDS DIR|lease-classifier SECONDS DIR|lease-classifier-more SECONDS DIR|start|wait SECONDS|collect DIR" >&2
     exit 2
     ;;
 esac

@@ -61,3 +61,32 @@ def test_the_classifier_lease_runs_end_to_end_and_packs_its_snapshots(tmp_path):
     for n in (0, 1):
         assert any((work / f"keys{n}").rglob("*.jpg")) or any((work / f"keys{n}").rglob("*.png"))
     assert "merged at" in run.stdout
+
+    # The second call on the still warm machine trains on from that run, on the same crops.
+    more = tmp_path / "more"
+    run = subprocess.run(
+        ["bash", "scripts/train_gpu.sh", "lease-classifier-more", "60", str(more)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert "training ended (status 0)" in run.stdout, run.stdout + run.stderr
+    assert {"tile-classifier.pt", "tile-classifier.json", "logs.tgz", "snapshots0.tar"} <= {
+        p.name for p in more.iterdir()
+    }
+    with tarfile.open(more / "logs.tgz") as logs:
+        assert "classifier-more.log" in logs.getnames()
+
+
+def test_training_on_needs_the_first_calls_run(tmp_path):
+    run = subprocess.run(
+        ["bash", "scripts/train_gpu.sh", "lease-classifier-more", "60", str(tmp_path / "more")],
+        cwd=ROOT,
+        env={**os.environ, "TILESCORE_GPU_WORK": str(tmp_path / "empty")},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "no lease-classifier run in" in run.stdout
