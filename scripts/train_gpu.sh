@@ -12,8 +12,8 @@
 #
 # Or the classifier alone, in one call (session 24): scenes and keyboard keys drawn there, a
 # share of the crops made grey (merge --grey-share), trained on from models/tile-classifier.pt
-# or RESUME (session 24's run: models/candidates/tile-classifier-cls37.pt; KEEP_MODEL the same
-# for travel-light).
+# or RESUME (session 24's run: models/candidates/tile-classifier-cls37.pt; session 34's soup of
+# its run on: models/candidates/tile-classifier-cls43soup.pt; KEEP_MODEL the same for travel-light).
 #   bash scripts/train_gpu.sh lease-classifier SECONDS DIR
 # The lease's time left after that call (about 4 minutes) is one more call on the still warm
 # machine, which must come within its 30 s idle wait: the run trained on from its last weights
