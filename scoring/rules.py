@@ -130,6 +130,19 @@ class RuleOption:
             raise RuleOptionError(f"rule option {self.name!r} {shown(value)}: {wrong}")
         return value
 
+    def to_json(self) -> dict[str, Any]:
+        """The option as a form shows it: its kind (``bool``, ``int``, ``text``; one with
+        ``choices`` is picked from them), default, least value and the rule text's words."""
+        kind = {bool: "bool", int: "int"}.get(type(self.default), "text")
+        return {
+            "name": self.name,
+            "kind": kind,
+            "default": self.default,
+            "choices": list(self.choices),
+            "minimum": self.minimum if kind == "int" else None,
+            "doc": self.doc,
+        }
+
     def _wrong(self, wanted: str, value: Any) -> RuleOptionError:
         return RuleOptionError(f"rule option {self.name!r} {wanted}, got {shown(value)}")
 

@@ -60,6 +60,10 @@ def absolute_seat(winner: str, relative: str, players: int) -> str:
     return order[(order.index(winner) - steps_back) % players]
 
 
+APP_SET_RULES = frozenset({"dealer_seat"})
+"""Rule options the app sets itself from its chairs (``for_scorer``), never asked of a table."""
+
+
 def for_scorer(context: Mapping[str, Any], seats_by_wind: bool) -> dict[str, Any]:
     """The app's context as a rule set takes it: as it is for one that names seats by wind;
     for one without winds, the winner deals when sitting East, and the discarder and the

@@ -17,7 +17,7 @@ import numpy as np
 
 from device.app.context import CONTEXT_KEYS
 from device.app.fixes import JOINS
-from device.app.seats import chairs, for_scorer, payments_in_seats, unseated
+from device.app.seats import APP_SET_RULES, chairs, for_scorer, payments_in_seats, unseated
 from scoring.errors import TilescoreError, shown
 from scoring.hand_json import parse_meld, score_json, wins_under
 from scoring.notation import format_tiles, parse_tiles
@@ -380,8 +380,9 @@ PHOTO_LESS_EVENTS = {"nagashi_mangan"}
 
 
 def variants_json() -> dict[str, Any]:
-    """Each rule set's title, unit, events (with names) and tile set, for the page's controls
-    (red fives depend on a table's rule options: each hand says whether it uses them)."""
+    """Each rule set's title, unit, events (with names), rule options and tile set, for the
+    page's controls (red fives depend on a table's rule options: each hand says whether it uses
+    them). The options are those a table chooses: not those the app sets from its chairs."""
     from scoring.variant import find_variant
 
     out: dict[str, Any] = {}
@@ -403,6 +404,7 @@ def variants_json() -> dict[str, Any]:
             "sticks": variant.riichi_counters,
             "winds": variant.seats_by_wind,
             "streak": "本場" if variant.riichi_counters else "連" if variant.dealer_repeats else "",
+            "options": [o.to_json() for o in variant.options if o.name not in APP_SET_RULES],
             "draw": {
                 "reasons": [reason.to_json() for reason in variant.draw_reasons],
                 "clean_sweep": variant.uses_pieces,

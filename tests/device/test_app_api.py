@@ -339,6 +339,25 @@ def test_status_gives_each_rule_set_its_events_by_name(hand_client):
     assert variants["xiangqi"]["pieces"] and not variants["riichi"]["flowers"]
 
 
+def test_status_gives_each_rule_set_the_options_a_table_chooses(hand_client):
+    variants = hand_client.get("/api/status").get_json()["variants"]
+    taiwan = {o["name"]: o for o in variants["taiwan"]["options"]}
+    assert taiwan["tai_value"] == {
+        "name": "tai_value",
+        "kind": "int",
+        "default": 20,
+        "choices": [],
+        "minimum": 0,
+        "doc": "台值: points per 台",
+    }
+    assert taiwan["flower_kong"]["kind"] == "bool" and taiwan["flower_kong"]["minimum"] is None
+    assert taiwan["single_wait"]["choices"] == ["one_tile", "shape"]
+    xiangqi = {o["name"] for o in variants["xiangqi"]["options"]}
+    # Where the dealer sits the app says from its chairs: no table is asked.
+    assert "dealer_seat" not in xiangqi and "draws_in_a_row" in xiangqi
+    assert [o["name"] for o in variants["riichi"]["options"]] == ["red_fives", "noten_payment"]
+
+
 def test_missing_models_are_reported_before_anyone_scores(hand_client):
     status = hand_client.get("/api/status").get_json()
     assert "default.json is missing" in status["model_error"]

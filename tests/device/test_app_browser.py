@@ -695,3 +695,60 @@ def test_a_hand_typed_in_edit_groups_names_its_winning_tile(server, browser):
     page.click("#save-reading")
     page.wait_for_selector("#reading:has-text('+2m')")
     assert page.input_value("#edit-win") == "2m"
+
+
+def test_the_tables_rule_options_are_set_on_the_table_screen(server, browser):
+    # The Table screen had no field for them: a table playing 台值 50 or 見花見台 could only say
+    # so through /api/context.
+    page = _page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    page.wait_for_selector("#next-hand:has-text('Next hand')")
+    page.click("button[data-screen=context]")
+    page.check("input[name=self_draw]")
+    page.click("#context-form button[type=submit]")
+    page.wait_for_selector("#status:has-text('saved')")
+    page.click("button[data-screen=camera]")
+    page.click("#score-button")
+    page.wait_for_selector("#result.active #overlay rect")
+    payments = page.inner_text("#payments")
+    assert payments
+
+    page.click("button[data-screen=context]")
+    page.click("#rule-options summary")
+    assert page.inner_text("#rule-options summary").endswith("the rule text's defaults")
+    assert page.input_value("[data-option=tai_value]") == "20"
+    assert page.is_checked("[data-option=flower_kong]")
+    assert page.locator("[data-option=dealer_seat]").count() == 0  # the app sets it
+    page.fill("[data-option=tai_value]", "50")
+    page.click("#context-form button[type=submit]")
+    page.wait_for_selector("#status:has-text('saved')")
+    # The hand just scored is paid at the new 台值 too; the next hands are scored with it.
+    page.wait_for_function(
+        "(before) => document.querySelector('#payments').innerText !== before", arg=payments
+    )
+    context = json.loads(urllib.request.urlopen(server + "api/context").read())
+    assert context["rules"] == {"tai_value": 50}
+
+    # A count below its least is held back by the form itself.
+    page.fill("[data-option=minimum_tai]", "-1")
+    assert not page.evaluate("document.querySelector('[data-option=minimum_tai]').validity.valid")
+    page.fill("[data-option=minimum_tai]", "1")
+
+    page.reload()
+    page.click("button[data-screen=context]")
+    page.wait_for_selector("#rule-options summary:has-text('1 changed')")
+    page.click("#rule-options summary")
+    assert page.input_value("[data-option=tai_value]") == "50"
+    # Another rule set shows its own options, at their defaults until saved.
+    page.select_option("select[name=variant]", "riichi")
+    assert page.locator("[data-option=tai_value]").count() == 0
+    assert not page.is_checked("[data-option=red_fives]")
+    assert page.input_value("[data-option=noten_payment]") == "3000"
+    # A value the rule set does not take is refused in one line; the saved options stay.
+    page.select_option("select[name=variant]", "mingjiang")
+    page.fill("[data-option=seats_out]", "Q")
+    page.click("#context-form button[type=submit]")
+    page.wait_for_selector("#status .bad:has-text('seats_out')")
+    assert "\n" not in page.inner_text("#status").strip()
+    context = json.loads(urllib.request.urlopen(server + "api/context").read())
+    assert (context["variant"], context["rules"]) == ("taiwan", {"tai_value": 50})

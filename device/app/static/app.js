@@ -774,7 +774,74 @@ async function loadContext() {
   form.self_draw.checked = !!context.self_draw;
   form.discarder.value = context.discarder || "";
   renderEvents(form.variant.value, context.events || []);
+  renderOptions(form.variant.value, context.rules || {});
   renderNextHand();
+}
+
+// The rule set's options (its table's choices: 見花見台, 赤懸賞...), each as its kind asks:
+// a tick, a pick of its choices, a number or a text, showing the table's value or the default.
+function renderOptions(variant, rules) {
+  const box = $("#rule-options .options");
+  box.innerHTML = "";
+  const options = (variants[variant] || {}).options || [];
+  options.forEach((option) => {
+    const value = option.name in rules ? rules[option.name] : option.default;
+    const label = document.createElement("label");
+    let input;
+    if (option.kind === "bool") {
+      label.className = "check";
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.checked = !!value;
+    } else if (option.choices.length) {
+      input = document.createElement("select");
+      option.choices.forEach((choice) => {
+        const item = document.createElement("option");
+        item.value = choice;
+        item.textContent = choice === "" ? "—" : choice;
+        input.appendChild(item);
+      });
+      input.value = value;
+    } else {
+      input = document.createElement("input");
+      input.type = option.kind === "int" ? "number" : "text";
+      if (option.kind === "int") {
+        input.inputMode = "numeric";
+        if (option.minimum !== null) input.min = option.minimum;
+      }
+      input.value = value;
+    }
+    input.dataset.option = option.name;
+    const name = document.createElement("span");
+    name.textContent = option.name.replaceAll("_", " ");
+    const doc = document.createElement("small");
+    doc.textContent = option.doc;
+    if (option.kind === "bool") label.append(input, " ", name, doc);
+    else label.append(name, doc, input);
+    box.appendChild(label);
+  });
+  const changed = options.filter((o) => o.name in rules && rules[o.name] !== o.default).length;
+  $("#rule-options .hint").textContent = options.length
+    ? (changed ? `${changed} changed` : "the rule text's defaults") : "none";
+}
+
+// The options as the form holds them, those not at their default: what the table plays by.
+// A number typed as no number is sent as it is, for the app to refuse in one line.
+function defaultOf(variant, name) {
+  const option = ((variants[variant] || {}).options || []).find((o) => o.name === name);
+  return option ? option.default : undefined;
+}
+
+function chosenOptions(variant) {
+  const rules = {};
+  ((variants[variant] || {}).options || []).forEach((option) => {
+    const input = $(`#rule-options [data-option="${option.name}"]`);
+    if (!input) return;
+    let value = option.kind === "bool" ? input.checked : input.value;
+    if (option.kind === "int") value = value.trim() === "" || isNaN(Number(value)) ? value : Number(value);
+    if (value !== option.default) rules[option.name] = value;
+  });
+  return rules;
 }
 
 function renderEvents(variant, chosen) {
@@ -829,15 +896,29 @@ async function saveContext(event) {
     self_draw: form.self_draw.checked,
     discarder: form.self_draw.checked ? null : (form.discarder.value || null),
     events: [...form.querySelectorAll("input[name=event]:checked")].map((i) => i.value),
+    rules: chosenOptions(form.variant.value),
   };
   if (body.discarder === body.seat_wind) body.discarder = null;
+  // The options changed here, at their new values (one set back to its default too).
+  const before = body.variant === context.variant ? context.rules || {} : {};
+  const changed = Object.fromEntries(
+    ((variants[body.variant] || {}).options || [])
+      .map((o) => [o.name, o.name in body.rules ? body.rules[o.name] : o.default])
+      .filter(([name, value]) => value !== (name in before ? before[name] : defaultOf(body.variant, name))),
+  );
   try {
     await post("/api/context", body);
     setStatus("table settings saved");
     // The hand just scored follows what was said about it; the round and streak are the next
     // hand's (the session moves them on), so they are not applied to it.
     if (currentHand && currentHand.id === latestHandId) {
-      const { round_wind: _r, dealer_streak: _s, ...forHand } = body;
+      const { round_wind: _r, dealer_streak: _s, rules: _o, ...forHand } = body;
+      // Its rule options are those it was scored with (xiangqi's draws before it among them),
+      // only those changed here changed; a hand moved to another rule set takes the form's.
+      if (currentHand.context.variant !== body.variant) forHand.rules = body.rules;
+      else if (Object.keys(changed).length) {
+        forHand.rules = { ...(currentHand.context.rules || {}), ...changed };
+      }
       await fix({ context: forHand });
     }
     await loadContext();
@@ -1018,7 +1099,10 @@ function init() {
   });
   $("#context-form").addEventListener("submit", saveContext);
   $("#context-form").still_scoring.addEventListener("change", switchStill);
-  $("#context-form").variant.addEventListener("change", (e) => renderEvents(e.target.value, []));
+  $("#context-form").variant.addEventListener("change", (e) => {
+    renderEvents(e.target.value, []);
+    renderOptions(e.target.value, e.target.value === context.variant ? context.rules || {} : {});
+  });
   $("#undo").addEventListener("click", undoLast);
   $("#record-draw").addEventListener("click", openDraw);
   $("#session-pick").addEventListener("change", (event) => {
