@@ -233,6 +233,8 @@ def format_result(data: dict[str, Any], result: dict[str, Any]) -> str:
         lines.append(f"Waited   {' '.join(result['waits'])} ({result.get('wait_shape', '')})")
     if not result["winning"]:
         lines.append(f"Not a winning hand: {result.get('reason', '')}")
+        # A 詐糊 (明將) is paid by the one who declared it: said as any payment is.
+        lines += _payment_lines(result)
         return "\n".join(lines)
     lines.append("")
     unit = result["unit"]
@@ -246,12 +248,16 @@ def format_result(data: dict[str, Any], result: dict[str, Any]) -> str:
     )
     lines += [f"  {line}" for line in notes(result)]
     if result.get("payments"):
-        lines.append("")
-        for payment in result["payments"]:
-            lines.append(f"  {payment['payer']} pays {payment['payee']} {payment['amount']}")
+        lines += _payment_lines(result)
     elif result["total"] and not data.get("self_draw") and not data.get("discarder"):
         lines += ["", "  No one pays until the win is said: --discarder SEAT or --self-draw"]
     return "\n".join(lines)
+
+
+def _payment_lines(result: dict[str, Any]) -> list[str]:
+    payments = result.get("payments") or []
+    lines = [f"  {p['payer']} pays {p['payee']} {p['amount']}" for p in payments]
+    return [""] + lines if lines else []
 
 
 def _display_width(text: str) -> int:

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from scoring.errors import HandError
 from scoring.hand import Event, Hand
+from scoring.tiles import Tile
 
 NEVER_TOGETHER = (
     # A tile robbed from a kong is no discard.
@@ -40,17 +41,20 @@ def check_never_together(hand: Hand, pairs: Iterable[tuple[Event, Event]]) -> No
             raise HandError(f"{first.value} and {second.value} cannot both happen")
 
 
-def check_robbed_tile(hand: Hand) -> None:
-    """搶槓 robs the fourth tile of another player's pon: three of it are on the table, so the
-    winner holds no other copy of it."""
+def check_robbed_tile(hand: Hand, copies: int = 4, shown: Iterable[Tile] = ()) -> None:
+    """搶槓 robs the tile another player adds to a pon: three of it are on the table, so of the
+    set's ``copies`` the winner holds at most the others (none in a mahjong set; one more 兵 or
+    卒 of xiangqi's five), fewer still for those ``shown`` elsewhere (dora indicators)."""
     robbed = hand.win_tile
     if robbed is None or Event.ROBBING_KONG not in hand.context.events:
         return
     held = sum(1 for tile in hand.all_tiles if tile.plain == robbed.plain)
-    if held > 1:
+    seen = sum(1 for tile in shown if tile.plain == robbed.plain)
+    if held + seen > copies - 3:
+        also = f" and {seen} shown as indicators" if seen else ""
         raise HandError(
-            f"robbing_kong (搶槓) takes the fourth {robbed.code}: three are in the robbed"
-            f" player's pon, so the hand cannot hold {held}"
+            f"robbing_kong (搶槓) takes the {robbed.code} added to another player's pon: three"
+            f" of the {copies} are in that pon, so the hand cannot hold {held}{also}"
         )
 
 

@@ -76,6 +76,8 @@ class Variant:
             if source is None:
                 continue
             named = f"meld {meld.type.value}:{_codes(meld.tiles)}"
+            if meld.type is MeldType.CONCEALED_KONG:
+                raise HandError(f"{named} is concealed: it is claimed from nobody")
             if source == seat:
                 raise HandError(f"{named} claimed from {source}, the winner's own seat")
             if meld.type is MeldType.CHI and before is not None and source != before:

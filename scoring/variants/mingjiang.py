@@ -164,16 +164,19 @@ class Mingjiang(Variant):
             view = first
             counted, raw = _tally(kept)
         else:
-            best: tuple[int, int, MingjiangView, Hits] | None = None
+            best: tuple[int, bool, int, MingjiangView, Hits] | None = None
             for reading in found:
                 hits = resolve(per_hand + check_items(reading_items(reading.holds), reading), skip)
                 fan, plain = _tally(hits)
+                # A 例牌 before an ordinary reading of as many 番: it also ends the game (四暗刻
+                # 22233344466688m is 清一色 一色三順 斷么九 門前清 too, 10 番 and more).
+                limit = any(item.code in LIMIT_CODES for item, _ in hits)
                 # The first of equal readings wins: readings come in a fixed order (shape, then
                 # sorted sets), so the result never depends on the order the tiles were typed in.
-                if best is None or (fan, plain) > best[:2]:
-                    best = (fan, plain, reading, hits)
+                if best is None or (fan, limit, plain) > best[:3]:
+                    best = (fan, limit, plain, reading, hits)
             assert best is not None
-            counted, raw, view, kept = best
+            counted, _, raw, view, kept = best
         decomposition = describe(view)
         furiten = (
             events and Event.FURITEN in events and (not ctx.self_draw or rules["furiten_self_draw"])

@@ -271,7 +271,7 @@ class Riichi(Variant):
             raise HandError(
                 "ippatsu (一發) ends with the kong that after_kong (嶺上開花) was won on"
             )
-        check_robbed_tile(hand)
+        check_robbed_tile(hand, shown=ctx.dora_indicators + ctx.ura_dora_indicators)
         first = events & FIRST_DRAW_WINS
         if first:
             if hand.melds:

@@ -1054,7 +1054,8 @@ class Taiwan(Variant):
             raise HandError("robbing_kong (搶槓) wins another player's tile, not a self-draw")
         if Event.LAST_DISCARD in events and ctx.self_draw:
             raise HandError("last_discard (河底撈魚) is a win on the last discard, not a self-draw")
-        check_never_together(hand, NEVER_TOGETHER)
+        # 天聽 is the dealer's, 地聽 a player's who has not yet drawn: one hand declares one.
+        check_never_together(hand, NEVER_TOGETHER + ((Event.HEAVENLY_READY, Event.EARTHLY_READY),))
         check_robbed_tile(hand)
         for drawn in (Event.AFTER_KONG, Event.AFTER_FLOWER):
             if drawn in events and not ctx.self_draw:

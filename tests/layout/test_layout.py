@@ -322,6 +322,15 @@ def test_a_concealed_kong_is_four_alike_whichever_of_them_lie_face_down(down):
     assert reading["problems"] == []
 
 
+def test_a_concealed_kong_with_a_tile_taken_for_sideways_names_no_seat():
+    # A kong laid face down is claimed from nobody: a seat named for it (one face of it boxed
+    # as sideways) had the scorer refuse the whole hand.
+    codes = [t.code for t in parse_tiles("123456789m234p1s1s9999s")]
+    tiles = row(codes, gap_before={13: 40, 14: 90}, down={14, 17}, rotated={16})
+    reading = reconstruct_json({"tiles": tiles}, "taiwan", "S")
+    assert reading["melds"] == [{"type": "concealed_kong", "tiles": "9999s"}]
+
+
 def test_four_backs_ask_for_a_tile_turned_up():
     codes = [t.code for t in parse_tiles("123456789m234p1s1s9999s")]
     tiles = row(codes, gap_before={13: 40, 14: 90}, down={14, 15, 16, 17})

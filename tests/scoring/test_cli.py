@@ -72,6 +72,27 @@ def test_human_output_lists_items_and_payments():
     assert "S pays E" in run.stdout
 
 
+def test_a_false_win_says_who_pays_it():
+    # 詐糊 (明將) is paid to every other player: the text said only the reason, the JSON paid.
+    run = tilescore(
+        "score",
+        "--variant",
+        "mingjiang",
+        "--hand",
+        "123m456p789s11z222s",
+        "--win",
+        "2s",
+        "--self-draw",
+        "--seat",
+        "S",
+        "--event",
+        "false_win",
+    )
+    assert run.returncode == 0, run.stderr
+    assert "Not a winning hand: 詐糊" in run.stdout
+    assert run.stdout.splitlines()[-3:] == ["  S pays E 55", "  S pays W 55", "  S pays N 55"]
+
+
 def test_a_riichi_total_says_its_fu_or_its_limit():
     # 翻 alone do not say the points: 3 翻 40 符 is 5,200, 3 翻 30 符 3,900.
     three = ["--variant", "riichi", "--seat", "S", "--round", "E", "--self-draw"]

@@ -85,7 +85,7 @@ RIICHI = {"variant": "riichi", "seat_wind": "S", "round_wind": "E"}
                 "discarder": "W",
                 "events": ["robbing_kong"],
             },
-            "three are in the robbed player's pon, so the hand cannot hold 3",
+            "three of the 4 are in that pon, so the hand cannot hold 3",
         ),
     ],
 )

@@ -47,6 +47,41 @@ BASE = {"variant": "xiangqi", "hand": "士象車將帥", "win_tile": "將", "dis
             "is concealed: it is claimed from nobody",
         ),
         ({"hand": "123m將帥"}, "tile 1m (一萬) is not a xiangqi piece"),
+        # 搶槓 robs the 兵 added to a pon of three: of the five the winner holds two at most.
+        (
+            {"hand": "兵兵兵車車", "win_tile": "兵", "events": ["robbing_kong"]},
+            "three of the 5 are in that pon, so the hand cannot hold 3",
+        ),
+        (
+            {"hand": "車馬包士士", "win_tile": "士", "events": ["human_win", "last_discard"]},
+            "human_win and last_discard cannot both happen",
+        ),
+        (
+            {
+                "hand": "車馬包士士",
+                "win_tile": "士",
+                "discarder": None,
+                "self_draw": True,
+                "dealer": True,
+                "events": ["heavenly_win", "last_tile"],
+            },
+            "heavenly_win and last_tile cannot both happen",
+        ),
+        # 聽 is called after a draw: never before 人胡, 地胡 or 天胡.
+        (
+            {"hand": "車馬包士士", "win_tile": "士", "events": ["declared_ready", "human_win"]},
+            "declared_ready and human_win cannot both happen",
+        ),
+        (
+            {
+                "hand": "車馬包士士",
+                "win_tile": "士",
+                "discarder": None,
+                "self_draw": True,
+                "events": ["heavenly_ready", "earthly_win"],
+            },
+            "heavenly_ready and earthly_win cannot both happen",
+        ),
         ({"flowers": "1f"}, "xiangqi is played without flowers"),
         (
             {"discarder": "E"},

@@ -113,8 +113,9 @@ def claimed_from(
     left end = the player on the left (who plays just before), middle = across, right end =
     the player on the right. A chi comes from the player just before whichever tile lies
     sideways (the scorer refuses one from another seat). None when the winner's seat is
-    unknown or no tile lies sideways."""
-    if seat not in SEATS:
+    unknown or no tile lies sideways, and for a concealed kong, claimed from nobody (a tile
+    of it taken for sideways would have the scorer refuse the hand)."""
+    if seat not in SEATS or kind == "concealed_kong":
         return None
     sideways = [i for i, t in enumerate(tiles) if t.rotated]
     if len(sideways) != 1:
