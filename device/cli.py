@@ -8,6 +8,7 @@ and ``tilescore train`` is the only one that loads torch.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -17,6 +18,9 @@ from typing import NoReturn
 from scoring.errors import TilescoreError
 
 # command name -> (module, one-line help). The order is the order ``--help`` shows.
+QUIET_COMMANDS = frozenset({"serve", "label"})
+"""Commands whose work is not their output (a server), run with stdout closed too."""
+
 COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("device.score_cli", "score a hand typed as text, a JSON file, or a photo"),
     "settle": ("scoring.settle_cli", "end-of-game settlement (明將麻雀)"),
@@ -80,8 +84,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    if sys.stdout is None and args.command not in QUIET_COMMANDS:
+        # Started with stdout closed (>&-): print() writes nowhere and the run would end 0
+        # with its result lost.
+        print("error: standard output is closed: nothing could be written", file=sys.stderr)
+        return 2
     try:
-        return int(module.run(args))
+        status = int(module.run(args))
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a full disk is found here, not in Python's flush at exit
+        return status
     except TilescoreError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -91,8 +103,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # The reader stopped early (`tilescore evaluate ... | head`): nothing left to say, and
         # nobody to say it to. stdout goes to devnull so Python's flush at exit stays quiet too.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _quiet_stdout()
         return 1
+    except OSError as error:
+        # Most often the output could not be written (`> /dev/full`); any other the commands
+        # did not say in their own words is one line too, never a traceback.
+        where = f": {error.filename}" if error.filename else ""
+        print(f"error: {error.strerror or error}{where}", file=sys.stderr)
+        _quiet_stdout()
+        return 1
+
+
+def _quiet_stdout() -> None:
+    """Send what is left in stdout's buffer to devnull, so Python's flush at exit says nothing
+    more (a traceback of its own)."""
+    if sys.stdout is not None:
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":

@@ -113,6 +113,8 @@ def read_json(source: str | None) -> Any:
     Read strictly (scoring.strict_json): UTF-8 text only, and no NaN or Infinity (Python reads
     them, JSON has no such numbers, and a result echoing them would not be JSON either)."""
     where = "stdin" if source in (None, "-") else repr(source)
+    if source in (None, "-") and sys.stdin is None:  # started with stdin closed (<&-)
+        raise TilescoreError("standard input is closed: give the JSON in a FILE")
     try:
         raw = sys.stdin.buffer.read() if source in (None, "-") else Path(source).read_bytes()
     except OSError as error:

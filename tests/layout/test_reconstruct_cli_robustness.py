@@ -50,6 +50,8 @@ def one_line_error(status, out, err, *words):
         ({"box": [1e300, 0, 1e300 + 30, 40]}, "tiles[0].box must be within 100000 pixels"),
         ({"confidence": "high"}, "tiles[0].confidence"),
         ({"confidence": [1]}, "tiles[0].confidence"),
+        ({"confidence": 2}, "tiles[0].confidence must be a number from 0 to 1"),
+        ({"alternatives": [["9z", 0.5]]}, "tiles[0].alternatives names '9z': no tile code"),
         ({"alternatives": 5}, "tiles[0].alternatives"),
         ({"alternatives": [[]]}, "tiles[0].alternatives"),
         ({"alternatives": [[5, 0.3]]}, "tiles[0].alternatives"),
@@ -134,3 +136,29 @@ def test_runtime_detections_with_numpy_values_still_read():
         for t in row([*HAND16, "7p"], gap_before={16: 40})
     ]
     assert reconstruct(tiles, "taiwan").win_tile == "7p"
+
+
+def test_a_five_read_as_red_is_plain_where_the_rule_set_has_none(tmp_path, capsys):
+    # detect | reconstruct | score: a 0m read in a taiwan hand was refused by score ("red five
+    # 0m is not used in taiwan") on 17 of the 30 real photos.
+    tiles = row([*HAND16, "7p"], gap_before={16: 40})
+    tiles[4] = {**tiles[4], "code": "0m", "alternatives": [["0m", 0.6], ["5m", 0.3]]}
+    status, out, _ = reconstruct_file(tmp_path, capsys, photo(tiles))
+    reading = json.loads(out)
+    assert status == 0 and "0" not in reading["hand"] and "rules" not in reading
+    scored = subprocess.run(
+        [sys.executable, "-m", "device.cli", "score", "--json", "-"],
+        input=out,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
+    assert "error" not in json.loads(scored.stdout)
+    path = tmp_path / "detections.json"
+    # Asked for, they stay red where the rule set plays them, and the output says so to score.
+    assert main(["reconstruct", "--variant", "riichi", "--red-fives", str(path)]) == 0
+    riichi = json.loads(capsys.readouterr().out)
+    assert riichi["rules"] == {"red_fives": True} and "0" in riichi["hand"]
+    assert main(["reconstruct", "--variant", "taiwan", "--red-fives", str(path)]) == 2
+    assert "taiwan is played without red fives" in capsys.readouterr().err

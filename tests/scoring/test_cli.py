@@ -195,3 +195,31 @@ def test_a_reader_that_stops_early_gets_no_traceback():
         os.close(write_end)
     assert result.returncode == 1
     assert result.stderr == ""
+
+
+def _in_shell(redirect: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """The command with its standard streams redirected as a shell does (``<&-``, ``>&-``)."""
+    command = " ".join([sys.executable, "-m", "device.cli", *args])
+    return subprocess.run(
+        ["bash", "-c", f"{command} {redirect}"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
+
+
+def test_closed_or_full_standard_streams_are_one_line_and_fail(tmp_path):
+    hand = tmp_path / "hand.json"
+    hand.write_text('{"variant": "taiwan", "hand": "123456789m111222z77z", "win_tile": "2z"}')
+    closed_in = _in_shell("<&-", "score", "--json", "-")
+    assert (closed_in.returncode, closed_in.stderr) == (
+        2,
+        "error: standard input is closed: give the JSON in a FILE\n",
+    )
+    # A full disk was a traceback; a closed stdout lost the result and exited 0.
+    full = _in_shell(">/dev/full", "score", "--json", str(hand))
+    assert (full.returncode, full.stderr) == (1, "error: No space left on device\n")
+    closed_out = _in_shell(">&-", "settle", "300", "200", "100", "0")
+    assert closed_out.returncode == 2
+    assert closed_out.stderr == "error: standard output is closed: nothing could be written\n"

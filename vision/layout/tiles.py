@@ -115,8 +115,8 @@ def _confidence(index: int, raw: Any) -> float:
     if raw is None:  # null reads as unsure, as it always has
         return 0.0
     number = finite_number(raw)
-    if number is None:
-        raise _bad(index, "confidence", "a number", raw)
+    if number is None or not 0.0 <= number <= 1.0:
+        raise _bad(index, "confidence", "a number from 0 to 1", raw)
     return number
 
 
@@ -136,8 +136,14 @@ def _alternatives(index: int, raw: Any) -> tuple[str, ...]:
     if raw is None:
         return ()
     entries = raw if isinstance(raw, list | tuple) else [None]
-    if not all(map(_is_alternative, entries)):
-        raise _bad(index, "alternatives", 'a list of codes or ["code", probability]', raw)
+    wrong = next((e for e in entries if not _is_alternative(e)), ...)
+    if wrong is not ...:
+        code = wrong[0] if isinstance(wrong, list | tuple) and wrong else wrong
+        if isinstance(code, str) and not _names_a_read(code):
+            raise DetectionError(f"tiles[{index}].alternatives names {code!r}: no tile code")
+        # The entry named: the whole list said of a list of lists read as if nothing fit.
+        wanted = 'a list of codes or ["code", probability] pairs (a probability from 0 to 1)'
+        raise _bad(index, "alternatives", wanted, raw if wrong is None else wrong)
     return tuple(str(e if isinstance(e, str) else e[0]) for e in entries if e is not None)
 
 
