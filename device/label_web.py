@@ -13,6 +13,7 @@ from flask import Flask, Response, jsonify, request, send_file, send_from_direct
 from werkzeug.exceptions import HTTPException
 
 from device.labels import LabelStore, StaleLabelError
+from device.same_site import refuse_other_sites
 from scoring import strict_json
 from scoring.errors import TilescoreError, shown
 from scoring.tiles import ALL_TILES
@@ -28,6 +29,7 @@ SHOWN_AS_PNG = (".tif", ".tiff")
 
 def create_label_app(store: LabelStore, models_dir: Path | None) -> Flask:
     app = Flask(__name__, static_folder=None)
+    refuse_other_sites(app)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     pipeline: dict[str, Any] = {}
 

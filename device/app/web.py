@@ -29,6 +29,7 @@ from device.app import draws, edits, fixes, service
 from device.app.seats import chairs
 from device.app.still import StillWatch, not_a_win, same_hand, same_layout, same_scene
 from device.camera import CameraError, CameraSource, open_camera
+from device.same_site import refuse_other_sites
 from device.store import SEATS, SQLITE_MAX_ID, Store, is_recorded_draw, no_room
 from scoring import result_notes, strict_json
 from scoring.errors import TilescoreError
@@ -222,6 +223,8 @@ def create_app(
         log.warning("the saved still-hand setting cannot be read: it is off")
         still = False
     state.still.switch(still is True)
+
+    refuse_other_sites(app)
 
     @app.before_request
     def check_pin() -> Any:

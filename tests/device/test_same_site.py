@@ -1,0 +1,47 @@
+"""A page of another site, open in the display's browser, cannot write to the table app or the
+labelling page (a probe undid hands with a ``text/plain`` POST from a foreign Origin)."""
+
+import json
+
+import pytest
+
+from device.label_web import create_label_app
+from device.labels import LabelStore
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "http://evil.example"},
+        {"Origin": "null"},  # a sandboxed frame or a file:// page
+        {"Origin": "http://localhost:9999"},  # another server on this machine
+        {"Sec-Fetch-Site": "cross-site"},
+    ],
+)
+def test_a_write_from_another_sites_page_is_refused(bare_client, headers):
+    bare_client.post("/api/draw", json={})
+    refused = bare_client.post(
+        "/api/undo", data="{}", content_type="text/plain", headers=headers
+    )
+    assert refused.status_code == 403
+    assert refused.get_json()["error"] == "refused: the request came from another site's page"
+    session = bare_client.get("/api/session").get_json()
+    assert len(session["hands"]) == 1  # the draw is still there
+    # Reading stays open; the app's own page and scripts (no Origin) write as before.
+    assert bare_client.get("/api/status", headers=headers).status_code == 200
+    own = {"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"}
+    assert bare_client.post("/api/undo", json={}, headers=own).status_code == 200
+    assert bare_client.post("/api/draw", json={}).status_code == 200
+
+
+def test_the_labelling_page_refuses_another_sites_writes(tmp_path):
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    app = create_label_app(LabelStore(photos, tmp_path / "labels"), None)
+    with app.test_client() as client:
+        answer = client.put(
+            "/api/photos/x.jpg/label",
+            data=json.dumps({"tiles": []}),
+            headers={"Origin": "http://evil.example"},
+        )
+    assert answer.status_code == 403
