@@ -645,7 +645,8 @@ class Store:
                 note = result.get("error") or (
                     "" if result.get("winning") else "not a winning hand"
                 )
-            writer.writerow(
+            write_cells(
+                writer,
                 [
                     hand["id"],
                     time.strftime("%Y-%m-%d %H:%M", time.localtime(hand["created"])),
@@ -659,7 +660,7 @@ class Store:
                     note,
                     len(hand["corrections"]),
                     hand["undone"],
-                ]
+                ],
             )
         return out.getvalue()
 
@@ -809,3 +810,17 @@ def _write_atomically(path: Path, data: bytes) -> None:
         os.fsync(folder)
     finally:
         os.close(folder)
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet takes for a formula at a cell's start: a player named ``=HYPERLINK(...)``
+or ``@SUM(1)`` would run as one in the exported scores."""
+
+
+def write_cells(writer: Any, cells: list[Any]) -> None:
+    """One CSV row, each text that a spreadsheet would read as a formula led by ``'`` (shown as
+    it was typed; the quote is the spreadsheets' own mark for "text"). Numbers stay numbers."""
+    writer.writerow(
+        "'" + cell if isinstance(cell, str) and cell.startswith(FORMULA_STARTS) else cell
+        for cell in cells
+    )

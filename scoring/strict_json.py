@@ -26,6 +26,8 @@ def loads(raw: bytes | str, where: str) -> Any:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
     except UnicodeDecodeError:
         raise NotTextError(f"{where} is not UTF-8 text") from None
+    # Windows' Notepad begins a UTF-8 file with a byte-order mark; the text is JSON all the same.
+    text = text.removeprefix("\ufeff")
     try:
         return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_object)
     except json.JSONDecodeError as error:

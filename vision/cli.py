@@ -94,19 +94,26 @@ def _drawing_folder(given: str | None) -> Path | None:
 
 def _drawing_paths(photos: list[Path], folder: Path | None) -> list[Path | None]:
     """Each photo's drawing, ``STEM.annotated.jpg`` in ``folder``: photos of one name from two
-    folders (or a .jpg and a .png) get ``STEM-2``, ``STEM-3``..., not one drawing over another."""
+    folders (or a .jpg and a .png) get ``STEM-2``, ``STEM-3``..., not one drawing over another,
+    nor over a photo being read (``a.annotated.jpg`` given beside ``a.jpg``)."""
     if folder is None:
         return [None] * len(photos)
+    inputs = {_where(photo) for photo in photos}
     taken: set[str] = set()
     paths: list[Path | None] = []
     for photo in photos:
         stem, number = photo.stem, 1
-        while stem.casefold() in taken:
+        while stem.casefold() in taken or _where(folder / f"{stem}.annotated.jpg") in inputs:
             number += 1
             stem = f"{photo.stem}-{number}"
         taken.add(stem.casefold())
         paths.append(folder / f"{stem}.annotated.jpg")
     return paths
+
+
+def _where(path: Path) -> str:
+    """A path as the file system finds it, letter case folded (two names of one file on a Mac)."""
+    return str(path.resolve()).casefold()
 
 
 def read_photo(

@@ -79,6 +79,19 @@ def test_export_csv_lists_every_hand_including_undone(tmp_path):
     assert "A (E)->B (S) 7" in lines[1] and lines[1].endswith(",1")
 
 
+def test_export_csv_keeps_names_a_spreadsheet_would_run_as_formulas_text(tmp_path):
+    import csv
+    import io
+
+    store = Store(tmp_path)
+    session = store.new_session(["=HYPERLINK(1)", "@SUM(1)", "Cy", "-1"], "taiwan")
+    store.add_hand(session.id, None, [], {"hand": "123m"}, {"seat_wind": "S"}, _result("E", "S", 7))
+    rows = list(csv.reader(io.StringIO(store.export_csv(session.id))))
+    assert rows[1][4] == "'@SUM(1) (S)"  # the winner, as typed behind the text mark
+    assert rows[1][8] == "'=HYPERLINK(1) (E)->@SUM(1) (S) 7"
+    assert rows[1][0] == "1" and rows[1][6] == "3"
+
+
 def test_settings_are_remembered(tmp_path):
     Store(tmp_path).set_setting("context", {"variant": "riichi"})
     assert Store(tmp_path).get_setting("context") == {"variant": "riichi"}

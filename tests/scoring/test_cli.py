@@ -223,3 +223,13 @@ def test_closed_or_full_standard_streams_are_one_line_and_fail(tmp_path):
     closed_out = _in_shell(">&-", "settle", "300", "200", "100", "0")
     assert closed_out.returncode == 2
     assert closed_out.stderr == "error: standard output is closed: nothing could be written\n"
+
+
+def test_a_json_file_saved_with_a_byte_order_mark_is_read(tmp_path):
+    # Notepad's UTF-8 begins with one: "Unexpected UTF-8 BOM (decode using utf-8-sig)".
+    hand = tmp_path / "hand.json"
+    text = '{"variant": "taiwan", "hand": "123456789m111222z77z", "win_tile": "2z"}'
+    hand.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    run = tilescore("score", "--json", str(hand))
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["winning"] is True

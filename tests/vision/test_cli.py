@@ -190,3 +190,17 @@ def test_threads_out_of_range_are_one_line_naming_the_option(threads):
     assert result.returncode == 2
     assert result.stderr.startswith("error: tilescore detect: argument --threads: ")
     assert result.stderr.count("\n") == 1
+
+
+def test_a_drawing_never_lands_on_a_photo_being_read(tmp_path):
+    # detect a.jpg a.annotated.jpg --annotate . wrote a.jpg's drawing over the second photo, then
+    # read the drawing as that photo (a probe).
+    from vision.cli import _drawing_paths
+
+    photos = [tmp_path / "a.jpg", tmp_path / "a.annotated.jpg", tmp_path / "b" / "a.png"]
+    drawings = _drawing_paths(photos, tmp_path)
+    assert [d.name for d in drawings] == [
+        "a-2.annotated.jpg",
+        "a.annotated.annotated.jpg",
+        "a-3.annotated.jpg",
+    ]
