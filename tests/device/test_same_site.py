@@ -20,9 +20,7 @@ from device.labels import LabelStore
 )
 def test_a_write_from_another_sites_page_is_refused(bare_client, headers):
     bare_client.post("/api/draw", json={})
-    refused = bare_client.post(
-        "/api/undo", data="{}", content_type="text/plain", headers=headers
-    )
+    refused = bare_client.post("/api/undo", data="{}", content_type="text/plain", headers=headers)
     assert refused.status_code == 403
     assert refused.get_json()["error"] == "refused: the request came from another site's page"
     session = bare_client.get("/api/session").get_json()
