@@ -603,9 +603,13 @@ def create_app(
             image = state.grab(full=True)
         except CameraError as error:
             return jsonify(error=str(error)), 503
-        hand = _score_image(image, still_seq)
+        # A folder camera moves to its next photo once this one is scored; two taps at once
+        # read the same photo, and only the first moves it on (each moved it, one photo was
+        # never scored).
         camera = state.camera
-        if camera is not None and hasattr(camera, "advance"):
+        read_at = getattr(camera, "position", None)
+        hand = _score_image(image, still_seq)
+        if hasattr(camera, "advance") and getattr(camera, "position", None) == read_at:
             camera.advance()
         return jsonify(hand)
 
@@ -647,6 +651,9 @@ def create_app(
                 and (
                     same_hand(reading, latest["reading"])
                     or same_scene(detections, latest["detections"])
+                    # The very photo (a second tap on a folder camera's): a short or xiangqi
+                    # hand too, which the two above leave out.
+                    or detections == latest["detections"]
                 )
             ):
                 # A second tap on a slow Pi, or a tap just after the still hand was recorded:

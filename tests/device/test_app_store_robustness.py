@@ -642,6 +642,35 @@ def test_a_second_tap_on_the_same_tiles_shows_the_hand_scored_last(tmp_path):
         assert anew["id"] != first["id"] and "repeat_of" not in anew
 
 
+def test_two_taps_on_one_folder_photo_of_a_short_hand_record_it_once(tmp_path):
+    # Five tiles read (fewer than a scene tells apart): two taps at once recorded the photo twice,
+    # and each moved the folder camera on, so its next photo was never scored (a probe).
+    short = [
+        {"code": c, "box": [i * 40, 0, i * 40 + 38, 50], "confidence": 0.9, "face_down": False}
+        for i, c in enumerate(["5m", "5p", "1s", "5z", "7z"])
+    ]
+    others = []  # what the other tap does while this one reads
+
+    def read():
+        while others:
+            others.pop()()
+        return [dict(t) for t in short]
+
+    app = _app(tmp_path, read)
+    shutil.copy(tmp_path / "camera" / "hand.jpg", tmp_path / "camera" / "next.jpg")
+    with app.test_client() as client:
+        first = client.post("/api/score").get_json()
+        camera = app.config["STATE"].camera
+        assert camera.current_path().name == "next.jpg"
+        # The second tap grabbed hand.jpg too; the first moved the camera on while it read.
+        camera.position = 0
+        others.append(camera.advance)
+        again = client.post("/api/score").get_json()
+        assert again["repeat_of"] == first["id"]
+        assert len(client.get("/api/session").get_json()["hands"]) == 1
+        assert camera.current_path().name == "next.jpg"  # not past it
+
+
 def test_a_tap_on_the_hand_scored_last_and_corrected_shows_it_again(tmp_path):
     # Corrected, its reading was no longer the new read's, and a second tap recorded it again
     # (a helper's probe): the boxes where they lay, most read alike, are the same hand.
