@@ -20,7 +20,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from scoring.errors import HandError, shown
+from scoring.errors import HandError, kind_of, shown
 from scoring.hand import SEATS
 from scoring.result import Payment
 
@@ -115,7 +115,7 @@ def draw_rules(data: Any, known: frozenset[str]) -> dict[str, Any]:
     """A drawn hand's JSON object checked at its top (an object, its keys among ``known``,
     ``rules`` an object of option: value): its rules as given."""
     if not isinstance(data, Mapping):
-        raise HandError(f"a drawn hand must be a JSON object, got {type(data).__name__}")
+        raise HandError(f"a drawn hand must be a JSON object, got {kind_of(data)}")
     unknown = set(data) - known
     if unknown:
         raise HandError(

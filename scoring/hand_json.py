@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from scoring.errors import HandError, TilescoreError, shown
+from scoring.errors import HandError, TilescoreError, kind_of, shown
 from scoring.hand import Event, Hand, Meld, MeldType, WinContext, build
 from scoring.notation import parse_tiles
 from scoring.tiles import ALL_TILES, Tile, tile_from_code
@@ -117,21 +117,21 @@ def _text(data: Mapping[str, Any], key: str, default: str = "") -> str:
     if value is None:
         return default
     if not isinstance(value, str):
-        raise HandError(f"{key} must be text, got {value!r}")
+        raise HandError(f"{key} must be text, got {shown(value)}")
     return value
 
 
 def _int(data: Mapping[str, Any], key: str, default: int = 0) -> int:
     value = data.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise HandError(f"{key} must be a whole number, got {value!r}")
+        raise HandError(f"{key} must be a whole number, got {shown(value)}")
     return value
 
 
 def _bool(data: Mapping[str, Any], key: str, default: bool = False) -> bool:
     value = data.get(key, default)
     if not isinstance(value, bool):
-        raise HandError(f"{key} must be true or false, got {value!r}")
+        raise HandError(f"{key} must be true or false, got {shown(value)}")
     return value
 
 
@@ -179,7 +179,7 @@ def _parse_meld(data: Mapping[str, Any]) -> Meld:
     tiles = tiles_from_text(_text(data, "tiles"))
     claimed = data.get("from")
     if claimed is not None and not isinstance(claimed, str):
-        raise HandError(f"meld 'from' must be a seat, got {claimed!r}")
+        raise HandError(f"meld 'from' must be a seat, got {shown(claimed)}")
     return build(Meld, type=meld_type, tiles=tiles, claimed_from=claimed)
 
 
@@ -189,7 +189,7 @@ def parse_events(values: Any) -> frozenset[Event]:
     if isinstance(values, str):
         values = values.replace(",", " ").split()
     if not isinstance(values, list):
-        raise HandError(f"events must be a list, got {values!r}")
+        raise HandError(f"events must be a list, got {shown(values)}")
     events = set()
     for value in values:
         event = _EVENTS.get(value) if isinstance(value, str) else None
@@ -213,7 +213,7 @@ def _tiles(data: Mapping[str, Any], key: str) -> tuple[Tile, ...]:
 def parse_hand(data: Any, default_variant: str | None = None) -> tuple[Variant, Hand]:
     """The variant and the hand a JSON object describes; any problem is a one-line ``HandError``."""
     if type(data) is not dict and not isinstance(data, Mapping):
-        raise HandError(f"a hand must be a JSON object, got {type(data).__name__}")
+        raise HandError(f"a hand must be a JSON object, got {kind_of(data)}")
     if not data.keys() <= INPUT_KEYS:
         unknown = set(data) - INPUT_KEYS - READING_KEYS
         if unknown:
@@ -234,21 +234,21 @@ def parse_hand(data: Any, default_variant: str | None = None) -> tuple[Variant, 
     if isinstance(melds_data, str):
         melds_data = melds_data.split()
     if not isinstance(melds_data, list):
-        raise HandError(f"melds must be a list, got {melds_data!r}")
+        raise HandError(f"melds must be a list, got {shown(melds_data)}")
     melds = tuple(parse_meld(m) for m in melds_data)
     rules = data.get("rules")
     rules = {} if rules is None else rules  # an empty list is no rules object either
     if type(rules) is not dict and not isinstance(rules, Mapping):
-        raise HandError(f"rules must be an object of option: value, got {rules!r}")
+        raise HandError(f"rules must be an object of option: value, got {shown(rules)}")
     dealer = data.get("dealer")
     if dealer is not None and not isinstance(dealer, bool):
-        raise HandError(f"dealer must be true or false, got {dealer!r}")
+        raise HandError(f"dealer must be true or false, got {shown(dealer)}")
     discarder = data.get("discarder")
     if discarder is not None and not isinstance(discarder, str):
-        raise HandError(f"discarder must be a seat, got {discarder!r}")
+        raise HandError(f"discarder must be a seat, got {shown(discarder)}")
     pao = data.get("pao")
     if pao is not None and not isinstance(pao, str):
-        raise HandError(f"pao must be a seat, got {pao!r}")
+        raise HandError(f"pao must be a seat, got {shown(pao)}")
     # Each value is read the quick way when it has the usual type, else by the helper that
     # names what is wrong with it (in the order the fields are listed).
     self_draw = get("self_draw", False)

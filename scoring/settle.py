@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.errors import TilescoreError
+from scoring.errors import TilescoreError, shown
 from scoring.rules import RuleOption, resolve_options
 
 SEATS = ("E", "S", "W", "N")
@@ -153,7 +153,7 @@ def check_scores(scores: Sequence[Any]) -> tuple[int, int, int, int]:
     values = []
     for seat, score in zip(SEATS, scores, strict=True):
         if isinstance(score, bool):
-            raise SettleError(f"score of {seat} must be a whole number, got {score!r}")
+            raise SettleError(f"score of {seat} must be a whole number, got {shown(score)}")
         if isinstance(score, int):
             values.append(score)
             continue
@@ -163,7 +163,7 @@ def check_scores(scores: Sequence[Any]) -> tuple[int, int, int, int]:
                 continue
             except ValueError:
                 pass
-        raise SettleError(f"score of {seat} must be a whole number, got {score!r}")
+        raise SettleError(f"score of {seat} must be a whole number, got {shown(score)}")
     return values[0], values[1], values[2], values[3]
 
 

@@ -32,7 +32,7 @@ from device.camera import CameraError, CameraSource, open_camera
 from device.same_site import refuse_other_sites
 from device.store import SEATS, SQLITE_MAX_ID, Store, is_recorded_draw, no_room
 from scoring import result_notes, strict_json
-from scoring.errors import TilescoreError
+from scoring.errors import TilescoreError, shown
 from scoring.tiles import ALL_TILES
 from scoring.variant import find_variant
 from vision.labels import IGNORED_CODE
@@ -98,6 +98,10 @@ class AppState:
     """What of the saved table settings could not be used (``table_context.load_context``)."""
 
     camera_failed_at: float = 0.0
+
+    taps_scored: int = 0
+    """Hands recorded from Score taps so far. A tap that took its photo before the last of them
+    was recorded came at once with it: the same hand, whatever its tiles."""
 
     def get_camera(self) -> CameraSource:
         if self.camera is None:
@@ -598,19 +602,21 @@ def create_app(
 
     @app.post("/api/score")
     def score_from_camera() -> Any:
-        still_seq = state.still.seq
+        still_seq, taps_scored = state.still.seq, state.taps_scored
+        # A folder camera moves to its next photo once this one is scored; two taps at once
+        # read the same photo, and only the first moves it on (each moved it, one photo was
+        # never scored). Its place is taken as the photo is (a camera not yet open is at 0).
+        camera = state.camera
+        read_at = getattr(camera, "position", 0)
         try:
             image = state.grab(full=True)
         except CameraError as error:
             return jsonify(error=str(error)), 503
-        # A folder camera moves to its next photo once this one is scored; two taps at once
-        # read the same photo, and only the first moves it on (each moved it, one photo was
-        # never scored).
         camera = state.camera
-        read_at = getattr(camera, "position", None)
-        hand = _score_image(image, still_seq)
-        if hasattr(camera, "advance") and getattr(camera, "position", None) == read_at:
-            camera.advance()
+        hand = _score_image(image, still_seq, taps_scored)
+        advance = getattr(camera, "advance", None)
+        if advance is not None and getattr(camera, "position", None) == read_at:
+            advance()
         return jsonify(hand)
 
     @app.post("/api/upload")
@@ -623,9 +629,14 @@ def create_app(
         image = service.decode_upload(upload.read())
         return jsonify(_score_image(image))
 
-    def _score_image(image: Any, still_seq: int | None = None) -> dict[str, Any]:
+    def _score_image(
+        image: Any, still_seq: int | None = None, taps_scored: int | None = None
+    ) -> dict[str, Any]:
         """Read, score and record a photo. ``still_seq``: the still-hand count when a Score tap
-        came; a still hand recorded while the tap waited for the lock is the hand it meant."""
+        came; a still hand recorded while the tap waited for the lock is the hand it meant.
+        ``taps_scored``: the tap count then; a hand another tap recorded meanwhile, likewise
+        (two taps at once: a short or xiangqi hand, which no reading tells apart, was kept
+        twice)."""
         with state.lock:
             if (
                 still_seq is not None
@@ -633,6 +644,11 @@ def create_app(
                 and state.still.hand is not None
             ):
                 return _hand_view(state.store.hand(state.still.hand))
+            if taps_scored is not None and state.taps_scored != taps_scored:
+                current = state.store.current_session()
+                latest = state.store.latest_hand(current.id) if current else None
+                if latest is not None:
+                    return {**_hand_view(latest), "repeat_of": latest["id"]}
             service.check_photo_size(image)  # one that cannot be kept is not read first
             session = state.store.current_session() or _new_session()
             context = _context_for(session)
@@ -651,9 +667,6 @@ def create_app(
                 and (
                     same_hand(reading, latest["reading"])
                     or same_scene(detections, latest["detections"])
-                    # The very photo (a second tap on a folder camera's): a short or xiangqi
-                    # hand too, which the two above leave out.
-                    or detections == latest["detections"]
                 )
             ):
                 # A second tap on a slow Pi, or a tap just after the still hand was recorded:
@@ -663,6 +676,8 @@ def create_app(
                 return {**_hand_view(latest), "repeat_of": latest["id"]}
             result = service.score_reading(reading, context)
             hand_id = _record_hand(session.id, image, detections, reading, context, result)
+            if taps_scored is not None:
+                state.taps_scored += 1
             if still_seq is not None:
                 # Still under the lock: the scene settling now was scored, not to be read again.
                 state.still.handled(image)
@@ -1021,7 +1036,7 @@ def _session_fields(given: Any) -> tuple[list[str], str | None]:
     names: list[str] = []
     for i, name in enumerate(players):
         if not isinstance(name, str | None):
-            raise TilescoreError(f"a player's name must be text, got {name!r}")
+            raise TilescoreError(f"a player's name must be text, got {shown(name)}")
         name = (name or "").strip()[:40] or f"Player {i + 1}"
         if name in names:
             # The totals are kept by name: two players of one name would share a total.

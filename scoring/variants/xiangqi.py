@@ -37,7 +37,7 @@ from functools import cached_property
 from typing import Any
 
 from scoring.drawn_hands import draw_rules
-from scoring.errors import HandError
+from scoring.errors import HandError, shown
 from scoring.event_checks import NEVER_TOGETHER, check_never_together, check_robbed_tile
 from scoring.hand import Event, Hand, Meld, MeldType, WinContext
 from scoring.notation import format_tiles, sort_tiles
@@ -768,7 +768,7 @@ class Xiangqi(Variant):
         players, streak = data.get("players", 4), data.get("dealer_streak", 0)
         for key, value in (("players", players), ("dealer_streak", streak)):
             if isinstance(value, bool) or not isinstance(value, int):
-                raise HandError(f"{key} must be a whole number, got {value!r}")
+                raise HandError(f"{key} must be a whole number, got {shown(value)}")
         if streak < 0:
             raise HandError(f"dealer_streak {streak} is negative")
         result = draw_json(

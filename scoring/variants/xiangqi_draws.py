@@ -30,7 +30,7 @@ from dataclasses import replace
 from typing import Any
 
 from scoring.drawn_hands import WALL, DealMove, DrawReason, Streak
-from scoring.errors import HandError
+from scoring.errors import HandError, shown
 from scoring.hand import Meld
 from scoring.hand_json import parse_meld
 from scoring.notation import parse_tiles
@@ -178,7 +178,7 @@ def _seat_map(value: Any, players: int, what: str) -> dict[int, Any]:
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise HandError(f"draw.{what} must be an object of seat: tiles, got {value!r}")
+        raise HandError(f"draw.{what} must be an object of seat: tiles, got {shown(value)}")
     return {_seat(k, players, f"draw.{what} seat"): v for k, v in value.items()}
 
 
@@ -195,11 +195,11 @@ def _player_hand(
     else:
         text = value
     if not isinstance(text, str):
-        raise HandError(f"draw.hands seat {seat} must be tiles, got {text!r}")
+        raise HandError(f"draw.hands seat {seat} must be tiles, got {shown(text)}")
     if isinstance(melds_data, str):
         melds_data = melds_data.split()
     if not isinstance(melds_data, list):
-        raise HandError(f"draw.hands seat {seat} melds must be a list, got {melds_data!r}")
+        raise HandError(f"draw.hands seat {seat} melds must be a list, got {shown(melds_data)}")
     concealed = parse_tiles(text)
     melds = tuple(parse_meld(m) for m in melds_data)
     for tile in concealed:
@@ -245,7 +245,7 @@ def draw_json(
     dealer_bonus); ``players`` and ``dealer_streak`` come from the top level of the JSON.
     """
     if not isinstance(data, Mapping):
-        raise HandError(f"draw must be an object, got {data!r}")
+        raise HandError(f"draw must be an object, got {shown(data)}")
     unknown = set(data) - DRAW_KEYS
     if unknown:
         raise HandError(f"unknown key {sorted(unknown)[0]!r} in draw")
@@ -260,7 +260,7 @@ def draw_json(
     if "wall_left" in data:
         wall_left = data["wall_left"]
         if isinstance(wall_left, bool) or not isinstance(wall_left, int) or wall_left < 0:
-            raise HandError(f"draw.wall_left must be a whole number, got {wall_left!r}")
+            raise HandError(f"draw.wall_left must be a whole number, got {shown(wall_left)}")
         if reason != "wall" or not is_wall_draw(wall_left, players):
             raise HandError(
                 f"no wall draw: {wall_left} tiles left, a {players}-player hand is drawn at"
@@ -269,7 +269,7 @@ def draw_json(
     if "opening" in data:
         opening = data["opening"]
         if not isinstance(opening, str):
-            raise HandError(f"draw.opening must be tiles, got {opening!r}")
+            raise HandError(f"draw.opening must be tiles, got {shown(opening)}")
         if reason != "soldiers" or not is_soldier_run_draw(parse_tiles(opening)):
             raise HandError("no soldier draw: draw.opening has no four 兵 or four 卒 in a row")
     given = _seat_map(data.get("hands"), players, "hands")
@@ -280,7 +280,7 @@ def draw_json(
     if "ready" in data:
         listed = data["ready"]
         if not isinstance(listed, list):
-            raise HandError(f"draw.ready must be a list of seats, got {listed!r}")
+            raise HandError(f"draw.ready must be a list of seats, got {shown(listed)}")
         ready = {_seat(s, players, "draw.ready seat") for s in listed}
     else:
         if reason == "wall" and hands and len(hands) != players:
@@ -328,4 +328,4 @@ def draw_json(
 
 
 def _bad_discards(seat: int, value: Any) -> tuple[Tile, ...]:
-    raise HandError(f"draw.discards seat {seat} must be tiles, got {value!r}")
+    raise HandError(f"draw.discards seat {seat} must be tiles, got {shown(value)}")

@@ -218,7 +218,7 @@ def _scores(client):
         ({"rules": {"single_wait": "any"}}, "rule option 'single_wait' is one of"),
         ({"rules": [1]}, "rules must be an object of option: value, got [1]"),
         ({"variant": "riichi", "rules": {"base": 50}}, "unknown rule option 'base' for riichi"),
-        ({"seat_wind": None}, "seat_wind must be one of E S W N, got None"),
+        ({"seat_wind": None}, "seat_wind must be one of E S W N, got null"),
         ({"round_wind": "X"}, "round_wind must be one of E S W N, got 'X'"),
         ({"discarder": 3}, "discarder must be one of E S W N, got 3"),
         ({"self_draw": "yes"}, "self_draw must be true or false, got 'yes'"),
@@ -349,7 +349,7 @@ def test_a_fix_with_a_bad_context_is_refused_and_the_hand_kept(tmp_path):
         url = f"/api/hands/{hand['id']}/fix"
         for context, said in (
             ({"variant": "bogus"}, "unknown variant 'bogus'"),
-            ({"seat_wind": None}, "seat_wind must be one of E S W N, got None"),
+            ({"seat_wind": None}, "seat_wind must be one of E S W N, got null"),
             ({"rules": {"base": "x"}}, "rule option 'base' takes a whole number"),
             ("S", "context must be a JSON object"),
         ):
