@@ -33,6 +33,12 @@ CONTEXT_KEYS = (
 DRAW_RUN_RULE = "draws_in_a_row"
 """The rule option that counts the drawn hands just before a hand (xiangqi's 連續流局次數): the
 table sets it after a draw, and the app ends the run once a hand is scored."""
+SEATS_OUT_RULE = "seats_out"
+"""明將's seats that won a 雞糊 in the hand going on (方案一): the app adds the winner of one
+that the hand goes on after, and clears them when the hand ends."""
+HAND_RULES = (DRAW_RUN_RULE, SEATS_OUT_RULE)
+"""Rule options said of the hand being played, not of the table: set by the app as hands are
+recorded, given back by an undo."""
 HAND_ONLY_KEYS = ("pao", "riichi_sticks_by")
 """Said of one hand, on its result, never kept for the table: the seat liable for a limit hand
 (役滿包) it fed is one hand's fact, and kept it would refuse every next hand that is no such

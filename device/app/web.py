@@ -451,12 +451,23 @@ def create_app(
         result: dict[str, Any],
     ) -> int:
         """A hand read from a photo (a tap or the still scene), kept; the hand it is ends the
-        table's run of draws (``_set_draw_run``)."""
+        table's run of draws, and 明將's seats out unless the hand goes on after its 雞糊
+        (``_set_hand_rules``)."""
         hand_id = state.store.add_hand(
             session_id, service.encode_jpeg(image), detections, reading, context, result
         )
-        _set_draw_run(None)
+        _set_hand_rules(_hand_going_on(context, result))
         return hand_id
+
+    def _hand_going_on(context: dict[str, Any], result: dict[str, Any]) -> dict[str, Any] | None:
+        """The hand-scoped rules of the hand a 雞糊 (方案一) leaves going on: its seats out and
+        the winner's; None when the hand ended."""
+        if not result.get("hand_continues"):
+            return None
+        out = str((context.get("rules") or {}).get(table_context.SEATS_OUT_RULE) or "")
+        winner = context.get("seat_wind") or "E"
+        seats = "".join(seat for seat in SEATS if seat in out.upper() or seat == winner)
+        return {"variant": context.get("variant"), "rules": {table_context.SEATS_OUT_RULE: seats}}
 
     @app.get("/api/context")
     def get_context() -> Any:
@@ -506,23 +517,27 @@ def create_app(
             DEFAULT_PLAYERS[: _new_session_size(context)], context["variant"]
         )
 
-    def _set_draw_run(of_hand: dict[str, Any] | None) -> None:
-        """The table's count of drawn hands in a row (xiangqi's draws_in_a_row, 連續流局次數:
-        those just before the hand) as ``of_hand``'s context had it, or none: a hand scored
-        ends the run, so the next hand follows no draw (kept, it charged every later winner's
-        payer again); a hand undone gives its run back to the next hand of its rule set."""
+    def _set_hand_rules(
+        of_hand: dict[str, Any] | None, names: tuple[str, ...] = table_context.HAND_RULES
+    ) -> None:
+        """The table's rule options said of the hand being played (``HAND_RULES``: xiangqi's
+        draws just before it, 明將's seats out after a 雞糊) as ``of_hand``'s context has them,
+        or none: a hand scored ends the run of draws, so the next hand follows no draw (kept,
+        it charged every later winner's payer again), and a hand that ends lets everyone back
+        in (kept, the seat out paid nothing and could not be won from in every later hand); a
+        hand undone gives them back to the next hand of its rule set."""
         stored = _stored_context()
         if of_hand is not None and of_hand.get("variant") != stored.get("variant"):
             return
         kept = dict(stored.get("rules") or {})
-        run = ((of_hand or {}).get("rules") or {}).get(table_context.DRAW_RUN_RULE)
-        if kept.get(table_context.DRAW_RUN_RULE) == run:
-            return
-        if run:
-            kept[table_context.DRAW_RUN_RULE] = run
-        else:
-            kept.pop(table_context.DRAW_RUN_RULE, None)
-        state.store.set_setting("context", {**stored, "rules": kept})
+        given = (of_hand or {}).get("rules") or {}
+        for name in names:
+            if given.get(name):
+                kept[name] = given[name]
+            else:
+                kept.pop(name, None)
+        if kept != (stored.get("rules") or {}):
+            state.store.set_setting("context", {**stored, "rules": kept})
 
     def _stored_context() -> dict[str, Any]:
         """The remembered context, the defaults standing in for any part of it that cannot be
@@ -743,6 +758,17 @@ def create_app(
             detections, reading = _fixed_reading(hand, fix, context)
             result = service.score_reading(reading, context)
             state.store.update_hand(hand_id, reading, context, result, fix, detections)
+            latest = state.store.latest_hand(hand["session_id"])
+            goes_on = bool(result.get("hand_continues"))
+            if (
+                latest is not None
+                and latest["id"] == hand_id
+                and goes_on != bool(hand["result"].get("hand_continues"))
+            ):
+                # Corrected into (or out of) a 雞糊 the hand goes on after: its winner is out of
+                # the hand going on (or back in), as had it been scored so.
+                only = (table_context.SEATS_OUT_RULE,)
+                _set_hand_rules(_hand_going_on(context, result), only)
             if detections is not None:
                 _save_label(hand_id, hand, detections)
             return jsonify(_hand_view(state.store.hand(hand_id)))
@@ -869,7 +895,7 @@ def create_app(
                 raise TilescoreError("no session to undo in")
             undone = state.store.undo_last(session.id)
             if undone is not None:  # the run of draws it followed is the next hand's again
-                _set_draw_run(state.store.hand(undone)["context"])
+                _set_hand_rules(state.store.hand(undone)["context"])
         return jsonify(undone=undone)
 
     @app.post("/api/draw")
@@ -890,12 +916,15 @@ def create_app(
                 return jsonify({**_hand_view(latest), "repeat_of": latest["id"]})
             session = session or _new_session()  # refused above, a draw starts no session
             hand_id = state.store.add_hand(session.id, None, [], {"draw": draw}, context, result)
+            # The hand is over (明將's seats out come back); xiangqi's run of draws grows.
             variant = find_variant(context["variant"])
-            if any(o.name == table_context.DRAW_RUN_RULE for o in variant.options):
-                run = int((context.get("rules") or {}).get(table_context.DRAW_RUN_RULE) or 0)
-                _set_draw_run(
-                    {"variant": variant.name, "rules": {table_context.DRAW_RUN_RULE: run + 1}}
-                )
+            run = int((context.get("rules") or {}).get(table_context.DRAW_RUN_RULE) or 0)
+            counted = any(o.name == table_context.DRAW_RUN_RULE for o in variant.options)
+            _set_hand_rules(
+                {"variant": variant.name, "rules": {table_context.DRAW_RUN_RULE: run + 1}}
+                if counted
+                else None
+            )
             return jsonify(_hand_view(state.store.hand(hand_id)))
 
     @app.post("/api/adapt")

@@ -920,3 +920,25 @@ def test_a_still_hand_read_while_the_table_switched_the_watch_off_is_not_recorde
     label_table.lay(_photo())
     label_table.wait(3.0)
     assert label_table.hands() == []
+
+
+def test_a_chicken_hand_puts_its_winner_out_until_the_hand_ends(hand_client):
+    # 明將 方案一: after a 雞糊 the hand goes on without its winner (seats_out), who pays
+    # nothing and cannot be won from; the table's seats_out stayed forever once set, or was
+    # never set (a helper's play-through).
+    def rules():
+        return hand_client.get("/api/context").get_json().get("rules", {})
+
+    hand_client.post("/api/context", json={"variant": "mingjiang"})
+    chicken = {"hand": "111p789s234s55m", "melds": ["chi:123m"], "win_tile": "5m", "flowers": ""}
+    hand_client.post("/api/context", json={"seat_wind": "S", "self_draw": False, "discarder": "W"})
+    first = typed(hand_client, chicken)
+    assert first["result"]["hand_continues"] is True
+    assert rules() == {"seats_out": "S"}
+    # The hand goes on: N wins a real hand off E; the hand ends and everyone is back.
+    hand_client.post("/api/context", json={"seat_wind": "N", "discarder": "E"})
+    won = typed(hand_client, {**chicken, "hand": "123p789s234s55m"})
+    assert won["result"]["total"] > 0 and won["context"]["rules"] == {"seats_out": "S"}
+    assert rules() == {}
+    hand_client.post("/api/undo")  # the hand going on again, S still out of it
+    assert rules() == {"seats_out": "S"}

@@ -752,3 +752,70 @@ def test_the_tables_rule_options_are_set_on_the_table_screen(server, browser):
     assert "\n" not in page.inner_text("#status").strip()
     context = json.loads(urllib.request.urlopen(server + "api/context").read())
     assert (context["variant"], context["rules"]) == ("taiwan", {"tai_value": 50})
+
+
+def test_two_pages_saving_the_table_keep_each_others_options_and_hands(server, browser):
+    # A second page's older form wiped the first's options, and a page whose hand another page
+    # had scored after rewrote that older hand, winner and all (a helper's play-through).
+    first, second = _page(browser), _page(browser)
+    for page in (first, second):
+        page.goto(server)
+        page.wait_for_selector("#next-hand:has-text('Next hand')")
+    first.click("button[data-screen=context]")
+    first.check("input[name=self_draw]")
+    first.click("#context-form button[type=submit]")
+    first.wait_for_selector("#status:has-text('saved')")
+    first.click("button[data-screen=camera]")
+    first.click("#score-button")
+    first.wait_for_selector("#result.active #overlay rect")
+    older = first.inner_text("#payments")
+    second.click("button[data-screen=context]")  # its form as the table had it then
+    # Another page records the table's next hand (a draw: the folder holds one photo).
+    urllib.request.urlopen(
+        urllib.request.Request(
+            server + "api/draw", data=b"{}", headers={"Content-Type": "application/json"}
+        )
+    )
+
+    first.click("button[data-screen=context]")
+    first.click("#rule-options summary")
+    first.fill("[data-option=tai_value]", "50")
+    first.select_option("select[name=seat_wind]", "S")
+    first.click("#context-form button[type=submit]")
+    first.wait_for_function("document.querySelector('#status').innerText.includes('saved')")
+    assert first.inner_text("#status") == "table settings saved", first.inner_text("#status")
+    hands = json.loads(urllib.request.urlopen(server + "api/session").read())["hands"]
+    scored = min(h["id"] for h in hands)
+    hand = json.loads(urllib.request.urlopen(server + f"api/hands/{scored}").read())
+    assert hand["context"]["seat_wind"] == "E" and hand["corrections"] == []
+    # The older hand as it was (its screen now hidden: the text without its line breaks).
+    assert "".join(first.inner_text("#payments").split()) == "".join(older.split())
+
+    second.click("#rule-options summary")
+    second.fill("[data-option=base]", "200")
+    second.click("#context-form button[type=submit]")
+    second.wait_for_selector("#status:has-text('saved')")
+    rules = json.loads(urllib.request.urlopen(server + "api/context").read())["rules"]
+    assert rules == {"tai_value": 50, "base": 200}
+
+    # A number the option does not take is refused in one line, the fold closed or open.
+    second.fill("[data-option=base]", "-5")
+    second.click("#rule-options summary")
+    second.click("#context-form button[type=submit]")
+    second.wait_for_selector("#status .bad:has-text('base')")
+    assert json.loads(urllib.request.urlopen(server + "api/context").read())["rules"] == rules
+
+
+def test_switching_the_rule_set_back_and_forth_keeps_the_events(server, browser):
+    page = _page(browser)
+    page.goto(server)
+    page.wait_for_selector("#next-hand:has-text('Next hand')")
+    page.click("button[data-screen=context]")
+    page.check("input[name=self_draw]")
+    page.check("input[name=event][value=last_tile]")
+    page.click("#context-form button[type=submit]")
+    page.wait_for_selector("#status:has-text('saved')")
+    page.select_option("select[name=variant]", "riichi")
+    assert page.is_checked("input[name=event][value=last_tile]")  # riichi takes 海底 too
+    page.select_option("select[name=variant]", "taiwan")
+    assert page.is_checked("input[name=event][value=last_tile]")

@@ -42,6 +42,7 @@ function show(screen) {
   document.querySelectorAll(".screen").forEach((s) => s.classList.toggle("active", s.id === screen));
   document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t.dataset.screen === screen));
   if (screen === "board") loadBoard().catch((error) => setStatus(error.message, true));
+  if (screen === "context") loadContext();  // as the table has it now: another page may have saved
   if (screen === "camera") refreshPreview();
 }
 
@@ -838,7 +839,10 @@ function chosenOptions(variant) {
     const input = $(`#rule-options [data-option="${option.name}"]`);
     if (!input) return;
     let value = option.kind === "bool" ? input.checked : input.value;
-    if (option.kind === "int") value = value.trim() === "" || isNaN(Number(value)) ? value : Number(value);
+    // A number typed past what a number holds exactly is sent as typed, to be refused as typed.
+    if (option.kind === "int" && Number.isSafeInteger(Number(value)) && value.trim() !== "") {
+      value = Number(value);
+    }
     if (value !== option.default) rules[option.name] = value;
   });
   return rules;
@@ -896,32 +900,46 @@ async function saveContext(event) {
     self_draw: form.self_draw.checked,
     discarder: form.self_draw.checked ? null : (form.discarder.value || null),
     events: [...form.querySelectorAll("input[name=event]:checked")].map((i) => i.value),
-    rules: chosenOptions(form.variant.value),
   };
   if (body.discarder === body.seat_wind) body.discarder = null;
-  // The options changed here, at their new values (one set back to its default too).
-  const before = body.variant === context.variant ? context.rules || {} : {};
+  // The options changed here since this page showed them, at their new values (one set back
+  // to its default too): only those are sent over the table's own, so a second page's older
+  // form neither undoes another's options nor brings back xiangqi's draws before a hand.
+  const chosen = chosenOptions(body.variant);
+  const shown = body.variant === context.variant ? context.rules || {} : {};
   const changed = Object.fromEntries(
     ((variants[body.variant] || {}).options || [])
-      .map((o) => [o.name, o.name in body.rules ? body.rules[o.name] : o.default])
-      .filter(([name, value]) => value !== (name in before ? before[name] : defaultOf(body.variant, name))),
+      .map((o) => [o.name, o.name in chosen ? chosen[o.name] : o.default])
+      .filter(([name, value]) => value !== (name in shown ? shown[name] : defaultOf(body.variant, name))),
   );
   try {
+    const [now, { hands }] = await Promise.all([api("/api/context"), api("/api/session")]);
+    body.rules = body.variant === now.variant ? { ...(now.rules || {}), ...changed } : chosen;
     await post("/api/context", body);
-    setStatus("table settings saved");
     // The hand just scored follows what was said about it; the round and streak are the next
-    // hand's (the session moves them on), so they are not applied to it.
-    if (currentHand && currentHand.id === latestHandId) {
+    // hand's (the session moves them on), so they are not applied to it. Only the table's
+    // latest hand: one another page scored since is not this page's to change.
+    const latest = Math.max(-1, ...(hands || []).map((h) => h.id));
+    let note = "table settings saved";
+    let bad = false;
+    if (currentHand && currentHand.id === latestHandId && currentHand.id === latest) {
       const { round_wind: _r, dealer_streak: _s, rules: _o, ...forHand } = body;
       // Its rule options are those it was scored with (xiangqi's draws before it among them),
       // only those changed here changed; a hand moved to another rule set takes the form's.
+      // Red fives are how its photo was read, not how it is scored: they count from the next.
+      const { red_fives: _red, ...scoring } = changed;
       if (currentHand.context.variant !== body.variant) forHand.rules = body.rules;
-      else if (Object.keys(changed).length) {
-        forHand.rules = { ...(currentHand.context.rules || {}), ...changed };
+      else if (Object.keys(scoring).length) {
+        forHand.rules = { ...(currentHand.context.rules || {}), ...scoring };
       }
-      await fix({ context: forHand });
+      const hand = await post(`/api/hands/${currentHand.id}/fix`, { context: forHand });
+      renderHand(hand);
+      const error = (hand.result || {}).error;
+      if (error) [note, bad] = [`table settings saved; the hand just scored: ${error}`, true];
+      else note = "table settings saved, and the hand just scored with them";
     }
     await loadContext();
+    setStatus(note, bad);
   } catch (error) {
     setStatus(error.message, true);
   }
@@ -1100,7 +1118,8 @@ function init() {
   $("#context-form").addEventListener("submit", saveContext);
   $("#context-form").still_scoring.addEventListener("change", switchStill);
   $("#context-form").variant.addEventListener("change", (e) => {
-    renderEvents(e.target.value, []);
+    // The events the new rule set takes too stay ticked (renderEvents shows only its own).
+    renderEvents(e.target.value, context.events || []);
     renderOptions(e.target.value, e.target.value === context.variant ? context.rules || {} : {});
   });
   $("#undo").addEventListener("click", undoLast);
