@@ -368,3 +368,36 @@ def test_an_upright_fourth_tile_on_a_pon_that_turned_none_is_an_added_kong():
     on_top = {**tiles[-1], "box": [x1 + 6, y1 - 10, x2 + 6, y2 - 10]}
     reading = reconstruct_json({"tiles": [*tiles, on_top]}, "taiwan")
     assert [m["type"] for m in reading["melds"]] == ["added_kong"]
+
+
+@pytest.mark.parametrize("degrees", [0, 90, 180, 270])
+def test_the_rows_one_turned_end_is_the_winning_tile_whatever_lies_behind_it(degrees):
+    # IMG_3088 as labelled: 13 tiles and the 5p laid turned at the row's right end, loose tiles
+    # piled behind. The pile was taken for melds in front and the row read backwards: won on
+    # the photo's first tile, scored so (a helper's probe); turned 180 or 270 degrees too.
+    label = json.loads((REPO / "datasets" / "real" / "labels" / "IMG_3088.json").read_text())
+    centre = (label["width"] / 2, label["height"] / 2)
+    out = reconstruct_json({"tiles": turn(label["tiles"], degrees, centre)}, "riichi", "E")
+    assert out["win_tile"] == "5p"
+    assert not [p for p in out["problems"] if "sideways" in p or "not set apart" in p]
+
+
+def test_an_added_kong_laid_in_the_row_keeps_whom_its_pon_was_claimed_from():
+    # The fourth tile laid on the turned one, a third of it covered, in the row's line: read as
+    # a claimed kong (two turned tiles), its source lost (a helper's probe, IMG_3085's sizes).
+    w, h, y, pitch = 83.0, 113.0, 880.0, 83.5
+
+    def tile(code, x, top=y, turned=False):
+        size = (h, w) if turned else (w, h)
+        top += h - w if turned else 0
+        box = [x, top, x + size[0], top + size[1]]
+        return {"code": code, "box": box, "face_down": False, "rotated": turned}
+
+    hand = [tile(c.code, 175 + i * pitch) for i, c in enumerate(parse_tiles("123m456p789s9m"))]
+    x = 175 + 10 * pitch + 0.6 * w
+    win = tile("9m", x)
+    x += 2.2 * w
+    pon = [tile("6z", x), tile("6z", x + pitch, turned=True), tile("6z", x + pitch + h)]
+    added = tile("6z", x + pitch, top=y - w + (h - w) - 2, turned=True)
+    out = reconstruct_json({"tiles": [*hand, win, *pon, added]}, "taiwan", "E")
+    assert out["melds"] == [{"type": "added_kong", "tiles": "6666z", "from": "W"}]

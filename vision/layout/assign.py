@@ -81,7 +81,15 @@ def _flip_needed(
         return single_before
     if len(before) != len(after):
         return len(before) > len(after)
-    melds = [r for r in others if len(r) >= 2]
+    # One end of the row turned, the other not: the winning tile, taken off a discard and laid
+    # turned at the row's right end (IMG_3085, 3088, 3089). Turned photos and loose tiles
+    # behind the row read the row backwards without this.
+    tiles = [t for run in segment for t in run.tiles]
+    first, last = _turned_end(tiles), _turned_end(tiles[::-1])
+    if first != last:
+        return first
+    # Melds in front: groups that read as melds, not a pile of loose tiles behind the row.
+    melds = [r for r in others if is_meld_like(r)]
     if melds:
         return sum(r.front for r in melds) / len(melds) < front
     ends = [before[-1]] if single_before else []
@@ -111,6 +119,16 @@ def _extendable(run: Run) -> bool:
     # A piece of the concealed row cut off by a gap: players often leave one between suits. A
     # lone tile is not, as it may be the winning tile, nor is a group that makes a meld.
     return len(run) >= 2 and not is_meld_like(run)
+
+
+def _turned(tile: LayoutTile) -> bool:
+    return tile.rotated and not tile.is_piece
+
+
+def _turned_end(row: Sequence[LayoutTile]) -> bool:
+    """Whether the row's first tile lies turned and the next one not (a whole row turned, or
+    a bent end of several, says nothing of its way)."""
+    return len(row) >= 2 and _turned(row[0]) and not _turned(row[1])
 
 
 def _lone_sideways(row: Sequence[LayoutTile]) -> list[LayoutTile]:
@@ -249,7 +267,14 @@ def assign(
         if run is not concealed:
             ahead = position < segment.index(concealed)
             found.append(problems.split_row(run.tiles, before_the_rest=ahead))
-    sideways = _lone_sideways(hand)
+    # The row's last tile turned, alone, is the winning tile laid so, not a claimed meld's.
+    turned_win = (
+        len(hand) >= 2
+        and not (after and is_single(after[0]))
+        and _turned(hand[-1])
+        and not _turned(hand[-2])
+    )
+    sideways = _lone_sideways(hand[:-1] if turned_win else hand)
     if sideways:
         found.append(problems.sideways_in_row(sideways))
     backs = [t for t in hand if t.face_down]
@@ -263,7 +288,8 @@ def assign(
         after = after[1:]
     elif hand:
         win = hand[-1]
-        found.append(problems.win_not_apart(win))
+        if not turned_win:
+            found.append(problems.win_not_apart(win))
     else:
         found.append(problems.no_win_tile())
     if win is not None and win not in hand:

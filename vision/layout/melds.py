@@ -87,6 +87,7 @@ def type_meld(tiles: Sequence[LayoutTile], stacked: bool = False) -> MeldGuess:
     if any(backs):
         return MeldGuess(None, tuple(t.label for t in tiles))
     codes = tuple(t.code or "?" for t in tiles)
+    stacked = stacked or bool(stacked_pair(tiles))
     kind = type_face_up(codes, stacked)
     if kind is not None:
         return MeldGuess(kind, codes)
@@ -117,9 +118,22 @@ def claimed_from(
     of it taken for sideways would have the scorer refuse the hand)."""
     if seat not in SEATS or kind == "concealed_kong":
         return None
+    pair = stacked_pair(tiles)
+    if pair:  # an added kong laid in the row: its two turned tiles are the claimed one's place
+        tiles = [t for i, t in enumerate(tiles) if i != pair[1]]
     sideways = [i for i, t in enumerate(tiles) if t.rotated]
     if len(sideways) != 1:
         return None
     position = 0 if kind == "chi" else sideways[0]
     steps = 3 if position == 0 else 1 if position == len(tiles) - 1 else 2
     return SEATS[(SEATS.index(seat) + steps) % 4]
+
+
+def stacked_pair(tiles: Sequence[LayoutTile]) -> tuple[int, int] | None:
+    """The two tiles lying sideways side by side (or one on the other) in a group of four
+    alike: an added kong's claimed tile and the one added to it, found in the row itself (a
+    claimed kong turns one tile). None for any other group."""
+    turned = [i for i, t in enumerate(tiles) if t.rotated and not t.is_piece]
+    if len(tiles) != 4 or len(turned) != 2 or turned[1] != turned[0] + 1:
+        return None
+    return turned[0], turned[1]
