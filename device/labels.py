@@ -87,6 +87,12 @@ class LabelStore:
         """Validate what a client sent (anything JSON) and write it; returns the clean label.
         ``read_as``: the ``version`` of the label the edit was made on, which must still be the
         file's (two tabs on one photo: the second save wrote over the first's work)."""
+        missing = [k for k in ("width", "height") if isinstance(label, dict) and _no_size(label, k)]
+        if missing:
+            # No size (a script's PUT, a label the app wrote with 0): it is its photo's, and
+            # written so, or a later reader would have no size to check its boxes against.
+            size = dict(zip(("width", "height"), self.photo_size(name), strict=True))
+            label = label | {k: size[k] for k in missing}
         clean = validate_label(name, label)
         path = self.label_path(name)
         if read_as is not None and read_as != self.version(name):
@@ -105,17 +111,26 @@ class LabelStore:
         except FileNotFoundError:
             return "none"
 
-    def check_size(self, name: str, label: dict[str, Any]) -> None:
-        """A label's size must be its photo's: a photo replaced under its name (a reused camera
-        file name, a resized copy) would get the old boxes, drawn and taught on other pixels."""
+    def photo_size(self, name: str) -> tuple[int, int]:
+        """The photo's own (width, height), upright, as its label's boxes are measured."""
         from vision.images import load_photo
 
         photo = load_photo(self.photo_path(name))
-        said = (label.get("width"), label.get("height"))
-        if said != (photo.width, photo.height):
+        return photo.width, photo.height
+
+    def check_size(self, name: str, label: dict[str, Any]) -> None:
+        """A label's size must be its photo's: a photo replaced under its name (a reused camera
+        file name, a resized copy) would get the old boxes, drawn and taught on other pixels.
+        A label that gives no size (hand-made, or 0 as the app writes none) is of its own
+        photo, as ``evaluate`` reads it: only a size it says that differs is refused."""
+        said = (label.get("width") or 0, label.get("height") or 0)
+        if not all(said):
+            return
+        width, height = self.photo_size(name)
+        if said != (width, height):
             raise LabelError(
                 f"the label of {name} is of a {said[0]}x{said[1]} photo, and {name} is "
-                f"{photo.width}x{photo.height}: the photo was replaced or resized since it was "
+                f"{width}x{height}: the photo was replaced or resized since it was "
                 "labelled (put it back, or delete its label and label it again)"
             )
 
@@ -137,6 +152,13 @@ class LabelStore:
                 }
             )
         return out
+
+
+def _no_size(label: dict[str, Any], key: str) -> bool:
+    """Whether a label gives no ``width`` or ``height``: none, null, or the 0 the app writes
+    for none (as ``check_label`` reads it); a wrong kind is left for it to refuse."""
+    value = label.get(key)
+    return value is None or (value == 0 and not isinstance(value, bool))
 
 
 def _same_stem(name: str, stem: str) -> bool:

@@ -273,7 +273,8 @@ def test_an_import_of_a_photo_size_past_any_camera_is_refused(folder, tmp_path, 
         ({"box": [-300, -300, -100, -100]}, "off the 1536x2048 photo"),
         ({"box": [0, 0, 1e308, 1e308]}, "off the 1536x2048 photo"),
         ({"box": [-200, 0, 100, 100]}, "off the 1536x2048 photo"),  # far past the edge
-        ({"box": [0, 0, 1e308, 1e308], "size": None}, "off any photo"),
+        # no size given: the photo's own (it was written as 0, and no box was checked)
+        ({"box": [0, 0, 1e308, 1e308], "size": None}, "off the 1536x2048 photo"),
         ({"box": [0, 0, 10, 10], "width": 1e30}, "more than 100000 pixels"),
         ({"box": [0, 0, 10, 10], "width": 100001}, "more than 100000 pixels"),
     ],
