@@ -2,7 +2,8 @@
 
 ``{"image", "width", "height", "status": "proposed"|"done", "tiles": [{"code", "box",
 "face_down", "rotated"}]}``, plus optional text ``"tile_set"`` and ``"notes"`` (the page edits the
-notes; a label without them is as valid as before). Photos are found by name inside the photo
+notes; a label without them is as valid as before). A label with no status (a hand-made one) is
+done, to the page's list as to the exports, ``--report`` and ``train --from``. Photos are found by name inside the photo
 folder only: a name from a request is checked against the folder's own listing, never joined into
 a path as given.
 """
@@ -147,7 +148,8 @@ class LabelStore:
             out.append(
                 {
                     "image": name,
-                    "status": label.get("status", "proposed") if label else "new",
+                    # No status is a hand-made label: done, as the exports and --from count it.
+                    "status": label.get("status", "done") if label else "new",
                     "tiles": len(label["tiles"]) if label else 0,
                 }
             )
@@ -174,7 +176,7 @@ def validate_label(name: str, label: Any) -> dict[str, Any]:
         "image": name,
         "width": int(label.get("width", 0)),
         "height": int(label.get("height", 0)),
-        "status": label.get("status", "proposed"),
+        "status": label.get("status", "done"),  # none: hand-made, as every reader counts it
         "tiles": [_clean_tile(tile) for tile in label["tiles"]],
     }
     if label.get("tile_set") is not None:

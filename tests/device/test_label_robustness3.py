@@ -86,3 +86,23 @@ def test_without_a_size_a_box_is_still_checked_against_any_photo():
 
     with pytest.raises(LabelError, match="off any photo"):
         check_label({"tiles": [{"code": "1m", "box": [0, 0, 1e308, 1e308]}]})
+
+
+# --- a label without a status is done, everywhere ----------------------------------------------
+
+
+def test_a_label_without_a_status_is_done_on_the_page_as_in_the_exports(folder, capsys):
+    # The page listed it "proposed" while --report, --export and --from counted it done.
+    hand_made(folder)
+    page = client(folder)
+    listed = {p["image"]: p["status"] for p in page.get("/api/photos").get_json()["photos"]}
+    assert listed["IMG_3086.jpg"] == "done"
+    assert main(label_cmd(folder, "--report", "--json")) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out)["photos"] == 2 and "nobody marked done" not in out.err
+    # Edited on the page (which sends back what it read, no status), it stays done.
+    label = page.get(url()).get_json()
+    assert "status" not in label
+    label["tiles"][0]["code"] = "2m"
+    assert page.put(url(), json=label).status_code == 200
+    assert json.loads((folder / "labels" / "IMG_3086.json").read_text())["status"] == "done"
