@@ -13,9 +13,10 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import shutil
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -98,6 +99,9 @@ CARRIED = ("width", "height", "tile_set", "notes")
 # them, so each one is counted as dropped (and said), not lost in silence. Other results (a
 # choice, a text) answer about the whole photo and are no tile to begin with.
 REGION_TYPES = ("polygon", "ellipse", "keypoint", "brush", "rectangle")
+# The name Label Studio gives a photo uploaded into it: 8 hex digits and a dash before the
+# photo's own name (``/data/upload/1/8f3a2b1c-IMG_3085.jpg``).
+UPLOAD_PREFIX = re.compile(r"[0-9a-fA-F]{8}-(.+)")
 # Label Studio's percentages may stray past 0-100 by rounding, or by a box the photo's edge cuts:
 # as far as a label's box may reach past the edge (vision.labels.EDGE_MARGIN), no more.
 PERCENT_SLACK = 100 * EDGE_MARGIN
@@ -164,11 +168,16 @@ def _result(i: int, tile: dict[str, Any], w: int, h: int) -> dict[str, Any]:
     }
 
 
-def from_label_studio(tasks: Any) -> Imported:
-    """Label Studio tasks back to our labels, by photo name: the tiles of each task's first
-    annotation that was not cancelled, and what the task's data carries (``CARRIED``). A task
-    with no annotation is skipped, not read as a photo without tiles. Anything malformed is a
-    ``LabelStudioError`` naming the task; nothing is written here."""
+def from_label_studio(
+    tasks: Any, photos: Collection[str], size_of: Callable[[str], tuple[int, int]]
+) -> Imported:
+    """Label Studio tasks back to our labels, by photo name (one of ``photos``, see
+    ``match_photo``): the tiles of each task's first annotation that was not cancelled, and
+    what the task's data carries (``CARRIED``). Boxes are Label Studio's percentages of the
+    photo, so they are turned into pixels with the photo's own size (``size_of``), whatever size
+    a result says it was drawn on. A task with no annotation is skipped, not read as a photo
+    without tiles. Anything malformed is a ``LabelStudioError`` naming the task; nothing is
+    written here."""
     if not isinstance(tasks, list):
         raise LabelStudioError("not a Label Studio export (a JSON list of tasks)")
     labels: dict[str, dict[str, Any]] = {}
@@ -176,12 +185,19 @@ def from_label_studio(tasks: Any) -> Imported:
     dropped: dict[str, int] = {}
     turned: dict[str, int] = {}
     for number, task in enumerate(tasks, 1):
-        name = _task_photo(task, number)
+        given = _task_photo(task, number)
+        name = match_photo(given, photos)
+        if name is None:
+            raise LabelStudioError(f"task {number}: no photo named {given!r} in this folder")
         if name in labels or name in skipped:
             raise LabelStudioError(f"task {number}: a second task for {name}")
         counts = Counter[str]()
         try:
-            label = _task_label(task, counts)
+            annotation = _annotation(task.get("annotations"))
+            # Sized only when there is something to import: a skipped photo is not decoded.
+            label = (
+                None if annotation is None else _task_label(task, annotation, size_of(name), counts)
+            )
         except TilescoreError as error:
             raise LabelStudioError(f"task {number} ({name}): {error}") from None
         if label is None:
@@ -195,6 +211,15 @@ def from_label_studio(tasks: Any) -> Imported:
     return Imported(labels, tuple(skipped), dropped, turned)
 
 
+def match_photo(name: str, photos: Collection[str]) -> str | None:
+    """The photo a task names: the one of that name, else, for a photo uploaded into Label
+    Studio (``8f3a2b1c-IMG_3085.jpg``), the one named as after its prefix; None for none."""
+    if name in photos:
+        return name
+    upload = UPLOAD_PREFIX.fullmatch(name)
+    return upload[1] if upload and upload[1] in photos else None
+
+
 def _task_photo(task: Any, number: int) -> str:
     if not isinstance(task, dict):
         raise LabelStudioError(f"task {number} is not an object")
@@ -205,16 +230,18 @@ def _task_photo(task: Any, number: int) -> str:
     return Path(image).name
 
 
-def _task_label(task: dict[str, Any], counts: Counter[str]) -> dict[str, Any] | None:
-    """The label fields a task gives, or None when it has no annotation; ``counts`` gets the
-    regions not imported ("dropped") and the rectangles imported upright ("turned")."""
-    annotation = _annotation(task.get("annotations"))
-    if annotation is None:
-        return None
+def _task_label(
+    task: dict[str, Any], annotation: dict[str, Any], size: tuple[int, int], counts: Counter[str]
+) -> dict[str, Any]:
+    """The label fields an annotated task gives, its boxes in pixels of a photo of ``size``;
+    ``counts`` gets the regions not imported ("dropped") and the rectangles imported upright
+    ("turned")."""
     results = annotation.get("result")
     if not isinstance(results, list):
         raise LabelStudioError("its annotation has no result list")
-    label = {k: task["data"][k] for k in CARRIED if k in task["data"]} | {"status": "done"}
+    label = {k: task["data"][k] for k in CARRIED if k in task["data"]}
+    # The photo's own size, over what the task's data says: the boxes were turned with it.
+    label |= {"status": "done", "width": size[0], "height": size[1]}
     tiles = []
     for number, result in enumerate(results, 1):
         kind = result.get("type", "rectanglelabels") if isinstance(result, dict) else None
@@ -223,12 +250,11 @@ def _task_label(task: dict[str, Any], counts: Counter[str]) -> dict[str, Any] | 
                 counts["dropped"] += 1
             continue  # another control's answer (a choice, a text): no box
         try:
-            tile, size, turned = _tile(result)
+            tile, turned = _tile(result, size)
         except TilescoreError as error:
             raise LabelStudioError(f"result {number}: {error}") from None
         tiles.append(tile)
         counts["turned"] += turned
-        label["width"], label["height"] = size
     return label | {"tiles": tiles}
 
 
@@ -241,9 +267,11 @@ def _annotation(annotations: Any) -> dict[str, Any] | None:
     return next((a for a in annotations if not a.get("was_cancelled")), None)
 
 
-def _tile(result: Any) -> tuple[dict[str, Any], tuple[float, float], bool]:
-    """One rectangle as a label tile, the photo size it was drawn on, and whether it was turned
-    (a label's boxes are upright: a turned one comes in as the upright box around it)."""
+def _tile(result: Any, size: tuple[int, int]) -> tuple[dict[str, Any], bool]:
+    """One rectangle as a label tile on a photo of ``size``, and whether it was turned (a
+    label's boxes are upright: a turned one comes in as the upright box around it). The size a
+    result says it was drawn on (``original_width``...) is not read: its percentages are of the
+    photo whatever size it was shown at, and a resized copy in Label Studio says another."""
     value = result.get("value") if isinstance(result, dict) else None
     if not isinstance(value, dict):
         raise LabelStudioError("no value")
@@ -251,15 +279,9 @@ def _tile(result: Any) -> tuple[dict[str, Any], tuple[float, float], bool]:
     if not (isinstance(names, list) and len(names) == 1 and isinstance(names[0], str)):
         raise LabelStudioError(f"rectanglelabels must name one label, not {shown(names)}")
     numbers = [value.get(k) for k in ("x", "y", "width", "height")]
-    size = [result.get("original_width"), result.get("original_height")]
-    if not all(map(is_finite_number, numbers + size)):
-        raise LabelStudioError(
-            "x, y, width, height, original_width and original_height must be finite numbers"
-        )
-    if not all(v > 0 for v in size):
-        raise LabelStudioError(f"the photo size {size} is not positive")
-    # Percent of the photo: more than 100 is a box off it, which the label's own check would
-    # only catch once turned into pixels, and not at all in a label without a size.
+    if not all(map(is_finite_number, numbers)):
+        raise LabelStudioError("x, y, width and height must be finite numbers")
+    # Percent of the photo: more than 100 is a box off it, said as Label Studio gave it.
     percents = cast(list[float], numbers)  # all finite numbers, checked above
     for key, percent in zip(("x", "y", "width", "height"), percents, strict=True):
         if not -PERCENT_SLACK <= percent <= 100 + PERCENT_SLACK:
@@ -276,7 +298,7 @@ def _tile(result: Any) -> tuple[dict[str, Any], tuple[float, float], bool]:
         "face_down": label == "back",
         "rotated": names[0].endswith("~"),
     }
-    return tile, (width, height), rotation % 360 != 0
+    return tile, rotation % 360 != 0
 
 
 def _number(value: dict[str, Any], key: str, default: float) -> float:

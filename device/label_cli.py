@@ -13,7 +13,8 @@ import checks every task before it writes any label; a task's fields go over the
 a task with no annotation is skipped (counted, the label file left as it was). A region that is
 no rectangle (a polygon...) cannot be a tile box: it is not imported, but counted ("dropped")
 and said per photo; a rectangle turned in Label Studio comes in as the upright box around it,
-said too.
+said too. Boxes are turned into pixels with the photo's own size, and a photo uploaded into
+Label Studio (``8f3a2b1c-IMG_3085.jpg``) is found by its own name.
 
 An export never writes inside the photo or labels folder (a Label Studio export over a label
 file or a photo lost it), and a yolo or crops export goes into an empty or new folder only: old
@@ -165,7 +166,7 @@ def _import(store: LabelStore, path: Path) -> int:
 
     tasks = _read_json(path)
     try:
-        imported = label_export.from_label_studio(tasks)
+        imported = label_export.from_label_studio(tasks, store.photo_names(), store.photo_size)
     except TilescoreError as error:
         raise TilescoreError(f"{path}: {error}") from None
     checked = {name: _imported(store, path, name, given) for name, given in imported.labels.items()}
@@ -214,18 +215,14 @@ def _imported(
 ) -> tuple[dict[str, Any], int]:
     """The label a task makes, checked, not written, and how many tiles the photo's label had.
     The task's fields go over the label file's: what the task does not say (notes, the tile
-    set) stays as the file had it; an annotation a person submitted in Label Studio is done."""
+    set) stays as the file had it; an annotation a person submitted in Label Studio is done.
+    Its size is the photo's own, its boxes turned into pixels with it."""
     from device.labels import validate_label
 
-    try:
-        store.photo_path(name)
-    except TilescoreError as error:
-        raise TilescoreError(f"{path}: {error}") from None
     existing = store.load(name)
     label = (existing or {}) | given
     try:
         clean = validate_label(name, label)
-        store.check_size(name, clean)  # a task of another size of the photo: boxes scaled wrong
     except TilescoreError as error:
         raise TilescoreError(f"{path}: {name}: {error}") from None
     return clean, len(existing["tiles"]) if existing else 0

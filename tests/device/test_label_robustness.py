@@ -191,9 +191,9 @@ JUNK = {
     ),
     "two tasks, one photo": (json.dumps([task("IMG_3085"), task("IMG_3085")]), "a second task"),
     "no such photo": (json.dumps([task("IMG_9999")]), "no photo named 'IMG_9999.jpg'"),
-    "a width that is text": (
-        '[{"data": {"image": "IMG_3085.jpg", "width": "w"}, "annotations": [{"result": []}]}]',
-        "whole number of pixels",
+    "a tile set that is a number": (
+        json.dumps([task("IMG_3085")]).replace('"data": {', '"data": {"tile_set": 4, '),
+        "tile_set must be text",
     ),
     "not JSON": ("[{", "not valid JSON"),
 }

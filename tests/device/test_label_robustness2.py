@@ -260,12 +260,6 @@ def test_an_import_with_a_box_off_the_photo_is_refused(folder, tmp_path, capsys,
     assert everything(folder) == before
 
 
-def test_an_import_of_a_photo_size_past_any_camera_is_refused(folder, tmp_path, capsys):
-    path = write_import(tmp_path, rectangle(original=(1e30, 2048)))
-    assert main(label_cmd(folder, "--import", path)) == 2
-    one_line_error(capsys, path, "more than 100000 pixels")
-
-
 @pytest.mark.parametrize(
     ("label", "says"),
     [

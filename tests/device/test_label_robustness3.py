@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from datasets.label_export import match_photo
 from device.cli import main
 from device.label_web import create_label_app
 from device.labels import LabelStore
@@ -106,3 +107,76 @@ def test_a_label_without_a_status_is_done_on_the_page_as_in_the_exports(folder, 
     label["tiles"][0]["code"] = "2m"
     assert page.put(url(), json=label).status_code == 200
     assert json.loads((folder / "labels" / "IMG_3086.json").read_text())["status"] == "done"
+
+
+# --- Label Studio: boxes in the photo's own pixels, photos by their uploaded names -------------
+
+
+def import_tasks(folder, tasks):
+    path = folder / "import.json"
+    path.write_text(json.dumps(tasks))
+    return main(label_cmd(folder, "--import", path))
+
+
+def rectangle(original, label="1m", x=10, y=10, width=20, height=20):
+    return {
+        "type": "rectanglelabels",
+        "original_width": original[0],
+        "original_height": original[1],
+        "value": {"x": x, "y": y, "width": width, "height": height, "rectanglelabels": [label]},
+    }
+
+
+def annotated(image, *results, **data):
+    return {"data": {"image": image, **data}, "annotations": [{"result": list(results)}]}
+
+
+def test_label_studio_percentages_are_of_the_photo_whatever_size_a_result_gives(folder):
+    # Each box was scaled by its own result's original size: one drawn on a half-size copy
+    # came in at half its place; and a task whose results all gave another size was refused.
+    results = [rectangle((1536, 2048)), rectangle((768, 1024), "2m"), rectangle((1e30, 1), "3m")]
+    assert import_tasks(folder, [annotated("IMG_3085.jpg", *results, width=768)]) == 0
+    label = json.loads((folder / "labels" / "IMG_3085.json").read_text())
+    assert (label["width"], label["height"]) == (1536, 2048)
+    assert [t["box"] for t in label["tiles"]] == [[153.6, 204.8, 460.8, 614.4]] * 3
+    assert import_tasks(folder, [annotated("IMG_3086.jpg", rectangle((768, 1024)))]) == 0
+    label = json.loads((folder / "labels" / "IMG_3086.json").read_text())
+    assert label["tiles"][0]["box"] == [153.6, 204.8, 460.8, 614.4]
+
+
+@pytest.mark.parametrize("image", ["/data/upload/1/8f3a2b1c-IMG_3085.jpg", "8F3A2B1C-IMG_3085.jpg"])
+def test_a_photo_uploaded_into_label_studio_is_found_by_its_own_name(folder, capsys, image):
+    assert import_tasks(folder, [annotated(image, rectangle((1536, 2048), "9p"))]) == 0
+    assert json.loads(capsys.readouterr().out)["imported"] == 1
+    label = json.loads((folder / "labels" / "IMG_3085.json").read_text())
+    assert [t["code"] for t in label["tiles"]] == ["9p"]
+    assert not (folder / "labels" / "8f3a2b1c-IMG_3085.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("image", "says"),
+    [
+        ("photo-IMG_3085.jpg", "no photo named 'photo-IMG_3085.jpg'"),  # no upload prefix
+        ("8f3a2b1c-IMG_9999.jpg", "no photo named '8f3a2b1c-IMG_9999.jpg'"),
+    ],
+)
+def test_a_name_that_is_no_upload_of_a_photo_here_is_refused(folder, capsys, image, says):
+    assert import_tasks(folder, [annotated(image, rectangle((1536, 2048)))]) == 2
+    one_line_error(capsys, says)
+
+
+def test_an_upload_and_the_photo_itself_are_two_tasks_for_one_photo(folder, capsys):
+    tasks = [
+        annotated(name, rectangle((1536, 2048)))
+        for name in ("IMG_3085.jpg", "8f3a2b1c-IMG_3085.jpg")
+    ]
+    assert import_tasks(folder, tasks) == 2
+    one_line_error(capsys, "task 2: a second task for IMG_3085.jpg")
+
+
+def test_an_uploaded_name_is_taken_only_where_the_photo_of_that_name_is_not_there():
+    # A photo really named with such a prefix is its own.
+    names = ["8f3a2b1c-IMG_3085.jpg", "IMG_3086.jpg"]
+    assert match_photo("8f3a2b1c-IMG_3085.jpg", names) == "8f3a2b1c-IMG_3085.jpg"
+    assert match_photo("0badcafe-IMG_3086.jpg", names) == "IMG_3086.jpg"
+    assert match_photo("0badcafe-IMG_3087.jpg", names) is None

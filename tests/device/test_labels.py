@@ -95,7 +95,8 @@ def test_yolo_and_crop_exports_split_by_photo(folder, tmp_path):
 def test_label_studio_round_trip(folder):
     store = LabelStore(folder / "photos", folder / "labels")
     done = [(store.photo_path(n), store.load(n)) for n in store.photo_names()]
-    back = label_export.from_label_studio(label_export.to_label_studio(done)).labels
+    tasks = label_export.to_label_studio(done)
+    back = label_export.from_label_studio(tasks, store.photo_names(), store.photo_size).labels
     for path, label in done:
         again = back[path.name]
         assert [t["code"] for t in again["tiles"]] == [t["code"] for t in label["tiles"]]
