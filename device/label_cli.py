@@ -2,7 +2,7 @@
 
 tilescore label PHOTOS --labels DIR                      # open the page (localhost)
 tilescore label PHOTOS --labels DIR --export yolo|crops|labelstudio --out PATH
-tilescore label PHOTOS --labels DIR --import labelstudio.json
+tilescore label PHOTOS --labels DIR --import labelstudio.json [--allow-empty]
 tilescore label PHOTOS --labels DIR --report [--json]
 
 A Label Studio export carries each label's size, tile set and notes in its tasks' data, and its
@@ -10,11 +10,13 @@ tiles as an annotation, or, for a label nobody checked (status "proposed"), as a
 for a person to correct there; so exporting and importing again gives back the same files. An
 import checks every task before it writes any label; a task's fields go over the label file's
 (what it does not say stays), an annotation makes the label "done" (a person submitted it), and
-a task with no annotation is skipped (counted, the label file left as it was). A region that is
-no rectangle (a polygon...) cannot be a tile box: it is not imported, but counted ("dropped")
-and said per photo; a rectangle turned in Label Studio comes in as the upright box around it,
-said too. Boxes are turned into pixels with the photo's own size, and a photo uploaded into
-Label Studio (``8f3a2b1c-IMG_3085.jpg``) is found by its own name.
+a task with no annotation is skipped (counted, the label file left as it was). A label file the
+import changes is copied to LABELS/.replaced/TIME/ first (it may hold edits made on the page
+since the export), and one it would leave without tiles is refused unless --allow-empty. A
+region that is no rectangle (a polygon...) cannot be a tile box: it is not imported, but counted
+("dropped") and said per photo; a rectangle turned in Label Studio comes in as the upright box
+around it, said too. Boxes are turned into pixels with the photo's own size, and a photo
+uploaded into Label Studio (``8f3a2b1c-IMG_3085.jpg``) is found by its own name.
 
 An export never writes inside the photo or labels folder (a Label Studio export over a label
 file or a photo lost it), and a yolo or crops export goes into an empty or new folder only: old
@@ -53,6 +55,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, help="where --export writes")
     parser.add_argument("--import", dest="import_file", type=Path, help="Label Studio JSON")
     parser.add_argument("--report", action="store_true", help="counts per class and tile set")
+    parser.add_argument(
+        "--allow-empty",
+        action="store_true",
+        help="let --import leave no tiles in a label that has some (an annotation with no boxes)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="train/val split seed")
     parser.add_argument("--json", action="store_true")
 
@@ -67,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     if args.export:
         return _export(store, args.export, args.out, args.seed)
     if args.import_file:
-        return _import(store, args.import_file)
+        return _import(store, args.import_file, args.allow_empty)
     if args.report:
         return _report(store, args.json)
     from device.app.cli import listening_server
@@ -158,9 +165,12 @@ def _check_out_is_apart(store: LabelStore, out: Path) -> None:
             )
 
 
-def _import(store: LabelStore, path: Path) -> int:
+def _import(store: LabelStore, path: Path, allow_empty: bool = False) -> int:
     """Label Studio tasks into the label files: every task is checked before any file is
-    written, so a bad one leaves every label as it was."""
+    written, so a bad one leaves every label as it was. Nothing a person saved is lost: a label
+    file the import changes is copied aside first (``LabelStore.keep_copies``: one edited on the
+    page since the export, say), and one it would leave with no tiles is refused unless
+    ``allow_empty``."""
     from datasets import label_export
     from device.labels import write_json_atomically
 
@@ -170,17 +180,31 @@ def _import(store: LabelStore, path: Path) -> int:
     except TilescoreError as error:
         raise TilescoreError(f"{path}: {error}") from None
     checked = {name: _imported(store, path, name, given) for name, given in imported.labels.items()}
-    for written, (name, (label, _)) in enumerate(checked.items()):
+    emptied = {
+        name: len(old["tiles"])
+        for name, (new, old) in checked.items()
+        if old is not None and old["tiles"] and not new["tiles"]
+    }
+    if emptied and not allow_empty:
+        raise TilescoreError(
+            f"{path}: the import would leave no tiles in the label of {_some(emptied)} (its "
+            "annotation has no boxes): nothing imported; give --allow-empty to import it so"
+        )
+    # Only the files that change are written: one written over with what it holds would look
+    # changed to a page open on it, which then refuses its next save.
+    changed = {name: new for name, (new, old) in checked.items() if new != old}
+    replaced = [name for name, (new, old) in checked.items() if old is not None and new != old]
+    copies = _keep_copies(store, replaced)
+    for written, (name, label) in enumerate(changed.items()):
         try:
             write_json_atomically(store.label_path(name), label)
         except OSError as error:  # a read-only folder, a full disk: the first one stops it
             raise TilescoreError(
                 f"cannot write the labels folder {store.labels} ({error.strerror}): "
-                f"{written} of {len(checked)} labels imported, {name} and the rest not"
+                f"{written} of {len(changed)} labels imported, {name} and the rest not"
             ) from None
-    for name, (label, had) in checked.items():
-        if had and not label["tiles"]:  # an empty annotation may be meant, but say so
-            print(f"warning: {name} is imported with no tiles (it had {had})", file=sys.stderr)
+    for name, had in emptied.items():  # allowed, and said
+        print(f"warning: {name} is imported with no tiles (it had {had})", file=sys.stderr)
     for name, count in imported.dropped.items():
         print(
             f"warning: {name}: {count} region(s) not imported: only rectangles are tiles",
@@ -193,13 +217,35 @@ def _import(store: LabelStore, path: Path) -> int:
         )
     for name in imported.skipped:
         print(f"skipped {name}: its task has no annotation", file=sys.stderr)
+    if copies is not None:
+        print(f"replaced {len(replaced)} label(s); the old files are in {copies}", file=sys.stderr)
     summary = {
         "imported": len(checked),
         "skipped": len(imported.skipped),
         "dropped": sum(imported.dropped.values()),
+        "replaced": len(replaced),
+        "copies": None if copies is None else str(copies),
     }
     print(json.dumps(summary))
     return 0
+
+
+def _some(names: dict[str, int]) -> str:
+    """A few of ``names`` with their counts of tiles, for a one-line error."""
+    shown = ", ".join(f"{name} ({count} tiles)" for name, count in list(names.items())[:3])
+    return shown + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
+def _keep_copies(store: LabelStore, names: list[str]) -> Path | None:
+    """The label files of ``names`` copied aside before they are written over; one that cannot
+    be copied stops the import before it writes anything."""
+    try:
+        return store.keep_copies(names)
+    except OSError as error:
+        raise TilescoreError(
+            f"cannot keep a copy of the labels this import replaces in {store.labels} "
+            f"({error.strerror}): nothing imported"
+        ) from None
 
 
 def _read_json(path: Path) -> Any:
@@ -212,8 +258,8 @@ def _read_json(path: Path) -> Any:
 
 def _imported(
     store: LabelStore, path: Path, name: str, given: dict[str, Any]
-) -> tuple[dict[str, Any], int]:
-    """The label a task makes, checked, not written, and how many tiles the photo's label had.
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The label a task makes, checked, not written, and the photo's label file as it is.
     The task's fields go over the label file's: what the task does not say (notes, the tile
     set) stays as the file had it; an annotation a person submitted in Label Studio is done.
     Its size is the photo's own, its boxes turned into pixels with it."""
@@ -225,7 +271,7 @@ def _imported(
         clean = validate_label(name, label)
     except TilescoreError as error:
         raise TilescoreError(f"{path}: {name}: {error}") from None
-    return clean, len(existing["tiles"]) if existing else 0
+    return clean, existing
 
 
 def _report(store: LabelStore, as_json: bool) -> int:

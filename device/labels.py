@@ -13,7 +13,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import tempfile
+import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +29,11 @@ from vision.labels import (
     check_label,
     read_label_file,
 )
+
+REPLACED = ".replaced"
+"""The labels folder's hidden folder where an import keeps the label files it wrote over, one
+folder an import: nothing reads them as labels (the page, the exports and ``train --from`` read
+a photo's own ``NAME.json``; ``evaluate`` the ``*.json`` beside it, not in folders below)."""
 
 
 class StaleLabelError(TilescoreError):
@@ -103,6 +111,25 @@ class LabelStore:
             )
         write_json_atomically(path, clean)
         return clean
+
+    def keep_copies(self, names: Iterable[str]) -> Path | None:
+        """Copy the label files of ``names`` to a new ``LABELS/.replaced/TIME/`` before they
+        are written over, and return that folder; None when there is none to copy."""
+        paths = [self.label_path(name) for name in names]
+        if not paths:
+            return None
+        first = self.labels / REPLACED / time.strftime("%Y-%m-%dT%H%M%S")
+        folder, tries = first, 1
+        while True:
+            try:
+                folder.mkdir(parents=True)
+                break
+            except FileExistsError:  # two imports in one second: a folder each
+                tries += 1
+                folder = first.with_name(f"{first.name}-{tries}")
+        for path in paths:
+            shutil.copy2(path, folder / path.name)  # the file as it was, its time too
+        return folder
 
     def version(self, name: str) -> str:
         """What the label file holds, in a few characters: changed by any write."""

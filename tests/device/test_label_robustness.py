@@ -59,6 +59,8 @@ def test_a_label_studio_round_trip_keeps_notes_tile_set_and_status(folder, tmp_p
         "imported": 1,
         "skipped": 1,
         "dropped": 0,
+        "replaced": 0,  # the same label: nothing written, nothing copied aside
+        "copies": None,
     }
     assert files(folder) == before  # byte for byte: notes, tile set, status, boxes
     # Into a fresh folder too: the task itself carries what the label had.
@@ -100,16 +102,30 @@ def test_a_task_without_annotations_is_skipped_not_emptied(folder, tmp_path, cap
         bare["annotations"] = annotations
     assert main(label_cmd(folder, "--import", write_import(tmp_path, [bare]))) == 0
     out = capsys.readouterr()
-    assert json.loads(out.out) == {"imported": 0, "skipped": 1, "dropped": 0}
+    assert json.loads(out.out) == {
+        "imported": 0,
+        "skipped": 1,
+        "dropped": 0,
+        "replaced": 0,
+        "copies": None,
+    }
     assert "skipped IMG_3085.jpg" in out.err
     assert files(folder) == before
 
 
-def test_an_annotation_with_no_boxes_empties_a_label_but_says_so(folder, tmp_path, capsys):
+def test_an_annotation_with_no_boxes_empties_a_label_only_when_allowed(folder, tmp_path, capsys):
+    # It was written, and only then said in a warning.
     empty = {"data": {"image": "IMG_3085.jpg"}, "annotations": [{"result": []}]}
-    assert main(label_cmd(folder, "--import", write_import(tmp_path, [empty]))) == 0
+    path = write_import(tmp_path, [task("IMG_3086"), empty])
+    before = files(folder)
+    assert main(label_cmd(folder, "--import", path)) == 2
+    one_line_error(capsys, path, "no tiles in the label of IMG_3085.jpg (", "--allow-empty")
+    assert files(folder) == before  # nor the other task's label
+    assert main(label_cmd(folder, "--import", path, "--allow-empty")) == 0
     assert "IMG_3085.jpg is imported with no tiles" in capsys.readouterr().err
     assert json.loads((folder / "labels" / "IMG_3085.json").read_text())["tiles"] == []
+    kept = next((folder / "labels" / ".replaced").iterdir())
+    assert (kept / "IMG_3085.json").read_bytes() == before["IMG_3085.json"]
 
 
 # --- 3. all or nothing ----------------------------------------------------------------------

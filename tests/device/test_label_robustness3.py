@@ -180,3 +180,73 @@ def test_an_uploaded_name_is_taken_only_where_the_photo_of_that_name_is_not_ther
     assert match_photo("8f3a2b1c-IMG_3085.jpg", names) == "8f3a2b1c-IMG_3085.jpg"
     assert match_photo("0badcafe-IMG_3086.jpg", names) == "IMG_3086.jpg"
     assert match_photo("0badcafe-IMG_3087.jpg", names) is None
+
+
+# --- an import never loses a label a person saved --------------------------------------------
+
+
+def test_an_import_over_labels_edited_since_the_export_keeps_the_old_files(folder, capsys):
+    # It wrote the exported labels over the page's later edits, without a word.
+    out = folder / "ls.json"
+    assert main(label_cmd(folder, "--export", "labelstudio", "--out", out)) == 0
+    page = client(folder)
+    edited = page.get(url("IMG_3085.jpg")).get_json()
+    edited["tiles"][0]["code"] = "9s"
+    assert page.put(url("IMG_3085.jpg"), json=edited).status_code == 200
+    mine = (folder / "labels" / "IMG_3085.json").read_bytes()
+    capsys.readouterr()
+    assert main(label_cmd(folder, "--import", out)) == 0
+    said = capsys.readouterr()
+    summary = json.loads(said.out)
+    copies = folder / "labels" / ".replaced"
+    assert summary["replaced"] == 1 and summary["copies"].startswith(str(copies))
+    assert f"replaced 1 label(s); the old files are in {summary['copies']}" in said.err
+    kept = list(copies.rglob("*.json"))
+    assert [p.name for p in kept] == ["IMG_3085.json"] and kept[0].read_bytes() == mine
+    # IMG_3086 was the same in the export: neither written nor copied.
+    assert json.loads((folder / "labels" / "IMG_3085.json").read_text())["tiles"][0]["code"] != "9s"
+
+
+def test_the_copies_are_no_labels_to_any_reader(folder, capsys):
+    from vision.labels import load_labels
+
+    store = LabelStore(folder / "photos", folder / "labels")
+    assert store.keep_copies(["IMG_3085.jpg", "IMG_3086.jpg"]) is not None
+    hand_made(folder, HAND_MADE | {"status": "done"}, "IMG_3085")  # the copy differs now
+    listed = client(folder).get("/api/photos").get_json()["photos"]
+    assert [p["image"] for p in listed] == ["IMG_3085.jpg", "IMG_3086.jpg"]
+    assert main(label_cmd(folder, "--report", "--json")) == 0
+    assert json.loads(capsys.readouterr().out)["photos"] == 2
+    out = folder / "yolo"
+    assert main(label_cmd(folder, "--export", "yolo", "--out", out)) == 0
+    assert len(list(out.rglob("*.txt"))) == 2
+    found = collect_labels(folder / "labels", folder / "photos", min_held_out=0)
+    assert len(found.train) + len(found.held_out) == 2
+    # evaluate: one label a photo, not three of one
+    names = sorted(label.label_path.name for label in load_labels(folder / "labels"))
+    assert names == ["IMG_3085.json", "IMG_3086.json"]
+
+
+def test_two_imports_in_one_second_keep_their_copies_apart(folder, monkeypatch):
+    from device import labels
+
+    monkeypatch.setattr(labels.time, "strftime", lambda _: "2026-01-01T000000")
+    store = LabelStore(folder / "photos", folder / "labels")
+    first = store.keep_copies(["IMG_3085.jpg"])
+    second = store.keep_copies(["IMG_3085.jpg"])
+    assert first is not None and second is not None and first != second
+    assert second.name == "2026-01-01T000000-2" and (second / "IMG_3085.json").is_file()
+    assert store.keep_copies([]) is None
+
+
+def test_an_import_that_cannot_keep_the_old_files_writes_nothing(folder, capsys, monkeypatch):
+    from device import labels
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(labels.shutil, "copy2", full)
+    before = (folder / "labels" / "IMG_3085.json").read_bytes()
+    assert import_tasks(folder, [annotated("IMG_3085.jpg", rectangle((1536, 2048), "9p"))]) == 2
+    one_line_error(capsys, "cannot keep a copy", "No space left", "nothing imported")
+    assert (folder / "labels" / "IMG_3085.json").read_bytes() == before
