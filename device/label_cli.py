@@ -67,8 +67,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from device.labels import LabelStore
 
-    if args.out is not None and not args.export:
-        raise TilescoreError("--out is where --export writes: give --export yolo|crops|labelstudio")
+    _check_flags(args)
     reads_only = bool(args.export or args.report)
     store = LabelStore(args.photos, args.labels or args.photos / "labels", create=not reads_only)
     if args.export:
@@ -90,6 +89,25 @@ def run(args: argparse.Namespace) -> int:
     finally:
         server.server_close()
     return 0
+
+
+def _check_flags(args: argparse.Namespace) -> None:
+    """Refuse flags that do not go together: each of them was left out in silence."""
+    given = [
+        flag
+        for flag, value in (
+            ("--export", args.export),
+            ("--import", args.import_file),
+            ("--report", args.report),
+        )
+        if value
+    ]
+    if len(given) > 1:
+        raise TilescoreError(f"{' and '.join(given)} do not go together: give one at a time")
+    if args.out is not None and not args.export:
+        raise TilescoreError("--out is where --export writes: give --export yolo|crops|labelstudio")
+    if args.allow_empty and not args.import_file:
+        raise TilescoreError("--allow-empty is for --import")
 
 
 def _labelled(store: LabelStore, checked_only: bool = False) -> list[tuple[Path, dict[str, Any]]]:

@@ -250,3 +250,23 @@ def test_an_import_that_cannot_keep_the_old_files_writes_nothing(folder, capsys,
     assert import_tasks(folder, [annotated("IMG_3085.jpg", rectangle((1536, 2048), "9p"))]) == 2
     one_line_error(capsys, "cannot keep a copy", "No space left", "nothing imported")
     assert (folder / "labels" / "IMG_3085.json").read_bytes() == before
+
+
+# --- flags that do not go together -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("flags", "says"),
+    [
+        (["--export", "yolo", "--import", "x.json", "--out", "y"], "--export and --import"),
+        (["--import", "x.json", "--report"], "--import and --report"),
+        (["--export", "labelstudio", "--report", "--out", "y.json"], "--export and --report"),
+        (["--report", "--allow-empty"], "--allow-empty is for --import"),
+    ],
+)
+def test_flags_that_do_not_go_together_are_one_line(folder, capsys, flags, says):
+    # `--export yolo --import x.json` exported and left the import out without a word.
+    before = sorted(p.relative_to(folder) for p in folder.rglob("*"))
+    assert main(label_cmd(folder, *flags)) == 2
+    one_line_error(capsys, says)
+    assert sorted(p.relative_to(folder) for p in folder.rglob("*")) == before
