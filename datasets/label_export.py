@@ -5,7 +5,8 @@
   runtime cuts them;
 - Label Studio JSON (rectangle labels in percent), import and export.
 The train/validation split is by photo and reproducible: a photo's split depends on its name and
-the seed only.
+the seed (``split_of``), except that of two or more photos at least one is validated on and one
+trained on (``split_photos``).
 """
 
 from __future__ import annotations
@@ -33,8 +34,26 @@ CROP_SIZE = (64, 64)
 
 
 def split_of(name: str, seed: int = 0, val_share: float = 0.2) -> str:
-    digest = hashlib.sha256(f"{seed}:{name}".encode()).digest()
-    return "val" if digest[0] / 256 < val_share else "train"
+    return "val" if _draw(name, seed)[0] / 256 < val_share else "train"
+
+
+def split_photos(names: Iterable[str], seed: int = 0, val_share: float = 0.2) -> dict[str, str]:
+    """Each photo's split, ``split_of``'s, but never all on one side where there are two or more:
+    a few photos could all land in train, and a training run then validated on an empty folder.
+    The photo nearest the other side (by the same hash) moves there."""
+    splits = {name: split_of(name, seed, val_share) for name in names}
+    if len(splits) >= 2:
+        nearest_val = sorted(splits, key=lambda name: (_draw(name, seed), name))
+        if "val" not in splits.values():
+            splits[nearest_val[0]] = "val"
+        if "train" not in splits.values():
+            splits[nearest_val[-1]] = "train"
+    return splits
+
+
+def _draw(name: str, seed: int) -> bytes:
+    """``split_of``'s hash of a photo: the lower, the nearer to val."""
+    return hashlib.sha256(f"{seed}:{name}".encode()).digest()
 
 
 def detector_class(tile: dict[str, Any]) -> int:
@@ -45,12 +64,14 @@ def detector_class(tile: dict[str, Any]) -> int:
 
 
 def export_yolo(labels: Iterable[tuple[Path, dict[str, Any]]], out: Path, seed: int = 0) -> int:
+    labels = list(labels)
+    splits = split_photos((photo.name for photo, _ in labels), seed)
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
     count = 0
     for photo, label in labels:
-        split = split_of(photo.name, seed)
+        split = splits[photo.name]
         image = load_image(photo)
         h, w = image.shape[:2]
         shutil.copyfile(photo, out / "images" / split / photo.name)
@@ -73,12 +94,14 @@ def export_yolo(labels: Iterable[tuple[Path, dict[str, Any]]], out: Path, seed: 
 
 
 def export_crops(labels: Iterable[tuple[Path, dict[str, Any]]], out: Path, seed: int = 0) -> int:
+    labels = list(labels)
+    splits = split_photos((photo.name for photo, _ in labels), seed)
     count = 0
     for split in ("train", "val"):
         for code in CLASSIFIER_CLASSES:
             (out / split / code).mkdir(parents=True, exist_ok=True)
     for photo, label in labels:
-        split = split_of(photo.name, seed)
+        split = splits[photo.name]
         image = load_image(photo)
         for i, tile in enumerate(label["tiles"]):
             code = "back" if tile.get("face_down") else tile.get("code")

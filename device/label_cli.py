@@ -156,6 +156,12 @@ def _export(store: LabelStore, kind: str, out: Path | None, seed: int) -> int:
     # Label Studio takes the proposals too, as pre-annotations to check there; the training
     # exports only what a person checked.
     done = _labelled(store, checked_only=kind != "labelstudio")
+    if kind != "labelstudio" and len(done) < 2:
+        # One photo goes to train or to val, and either side empty fails the training on it.
+        raise TilescoreError(
+            f"--export {kind} needs at least 2 photos marked done, one to train on and one to "
+            f"validate on: {len(done)} {'is' if len(done) == 1 else 'are'}"
+        )
     try:
         if kind == "yolo":
             count = label_export.export_yolo(done, out, seed)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from datasets.label_export import match_photo
+from datasets.label_export import match_photo, split_of, split_photos
 from device.cli import main
 from device.label_web import create_label_app
 from device.labels import LabelStore
@@ -270,3 +270,35 @@ def test_flags_that_do_not_go_together_are_one_line(folder, capsys, flags, says)
     assert main(label_cmd(folder, *flags)) == 2
     one_line_error(capsys, says)
     assert sorted(p.relative_to(folder) for p in folder.rglob("*")) == before
+
+
+# --- a training export has something to validate on ------------------------------------------
+
+
+def test_a_yolo_export_of_two_photos_validates_on_one(folder):
+    # split_of puts IMG_3085 and IMG_3086 both in train: data.yaml named an empty images/val.
+    assert {split_of(name) for name in ("IMG_3085.jpg", "IMG_3086.jpg")} == {"train"}
+    out = folder / "yolo"
+    assert main(label_cmd(folder, "--export", "yolo", "--out", out)) == 0
+    assert len(list((out / "images" / "val").iterdir())) == 1
+    assert len(list((out / "images" / "train").iterdir())) == 1
+
+
+def test_the_split_moves_one_photo_only_where_a_side_is_empty():
+    many = [f"IMG_{n}.jpg" for n in range(40)]
+    assert split_photos(many) == {name: split_of(name) for name in many}
+    all_val = [n for n in (f"x{i}.jpg" for i in range(200)) if split_of(n) == "val"][:3]
+    assert sorted(split_photos(all_val).values()) == ["train", "val", "val"]
+    assert split_photos(["one.jpg"]) == {"one.jpg": split_of("one.jpg")}
+    assert split_photos(["b.jpg", "a.jpg"], seed=3) == split_photos(["a.jpg", "b.jpg"], seed=3)
+
+
+@pytest.mark.parametrize("kind", ["yolo", "crops"])
+def test_a_training_export_of_fewer_than_two_done_photos_is_refused(folder, capsys, kind):
+    path = folder / "labels" / "IMG_3086.json"
+    path.write_text(json.dumps(json.loads(path.read_text()) | {"status": "proposed"}))
+    out = folder / "out"
+    assert main(label_cmd(folder, "--export", kind, "--out", out)) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith(f"error: --export {kind} needs at least 2 photos marked done")
+    assert err[-1].endswith(": 1 is") and not out.exists()

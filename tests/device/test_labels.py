@@ -87,9 +87,11 @@ def test_yolo_and_crop_exports_split_by_photo(folder, tmp_path):
     assert backs and crops == sum(len(label["tiles"]) for _, label in done)
     assert len(list((tmp_path / "crops").rglob("back/*.jpg"))) == backs
     # The split is by photo: every crop of one photo lands on the same side.
+    splits = label_export.split_photos(path.name for path, _ in done)
+    assert sorted(splits.values()) == ["train", "val"]  # split_of puts both in train
     for path, _ in done:
         sides = {c.parts[-3] for c in (tmp_path / "crops").rglob(f"{path.stem}_*.jpg")}
-        assert sides == {label_export.split_of(path.name)}
+        assert sides == {splits[path.name]}
 
 
 def test_label_studio_round_trip(folder):
