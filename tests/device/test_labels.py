@@ -471,3 +471,24 @@ def test_the_labelling_page_answers_every_error_in_json(folder):
             answer = getattr(client, method)(url, json={"tiles": []})
             assert answer.status_code == code and answer.is_json, (url, answer.data[:80])
             assert answer.get_json()["error"]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian chromium is not installed")
+def test_a_broken_label_is_marked_in_the_list_with_its_error(folder, tmp_path):
+    # It was listed "taiwan-pinghu.jpg (0)", as a photo nobody had labelled yet.
+    (folder / "labels" / "taiwan-pinghu.json").write_text("{junk")
+    with label_page(folder, tmp_path) as page:
+        item = page.locator("#photo-list li[data-image='taiwan-pinghu.jpg']")
+        assert item.inner_text() == "taiwan-pinghu.jpg (broken label)"
+        assert "broken" in item.get_attribute("class")
+        assert "taiwan-pinghu.json is not valid JSON" in item.get_attribute("title")
+        fine = page.locator("#photo-list li[data-image='taiwan-melds.jpg']")
+        assert fine.get_attribute("title") is None and "broken" not in fine.get_attribute("class")
+        # Done on the other photo does not move on to the broken one (it would not open).
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "document.querySelector(\"#photo-list li[data-image='taiwan-melds.jpg']\")"
+            ".classList.contains('done')"
+        )
+        assert page.inner_text("#status") == "saved taiwan-melds.jpg"
+    assert (folder / "labels" / "taiwan-pinghu.json").read_text() == "{junk"

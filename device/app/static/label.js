@@ -42,8 +42,12 @@ async function loadList() {
   list.innerHTML = "";
   photos.forEach((p) => {
     const li = document.createElement("li");
-    li.textContent = `${p.image} (${p.tiles})`;
+    // a label file that cannot be read is no unlabelled photo: marked, its error on hover
+    const broken = p.status === "broken";
+    li.textContent = broken ? `${p.image} (broken label)` : `${p.image} (${p.tiles})`;
+    if (broken) li.title = p.error;
     li.dataset.image = p.image;
+    li.classList.toggle("broken", broken);
     li.classList.toggle("done", p.status === "done");
     li.classList.toggle("current", p.image === current);
     li.addEventListener("click", () => open(p.image));
@@ -423,7 +427,8 @@ async function markDone() {
   label.status = "done";
   await save();
   await loadList();
-  const next = photos.find((p) => p.status !== "done");
+  // a broken label is fixed by hand, in its file: Done moves on past it
+  const next = photos.find((p) => p.status !== "done" && p.status !== "broken");
   if (next) open(next.image);
 }
 
