@@ -211,8 +211,8 @@ def _import(store: LabelStore, path: Path, allow_empty: bool = False) -> int:
     }
     if emptied and not allow_empty:
         raise TilescoreError(
-            f"{path}: the import would leave no tiles in the label of {_some(emptied)} (its "
-            "annotation has no boxes): nothing imported; give --allow-empty to import it so"
+            f"{path}: an annotation with no boxes would leave no tiles in the label of "
+            f"{_some(emptied)}: nothing imported; give --allow-empty to import it so"
         )
     # Only the files that change are written: one written over with what it holds would look
     # changed to a page open on it, which then refuses its next save.
