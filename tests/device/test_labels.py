@@ -477,6 +477,8 @@ def test_the_labelling_page_answers_every_error_in_json(folder):
 def test_a_broken_label_is_marked_in_the_list_with_its_error(folder, tmp_path):
     # It was listed "taiwan-pinghu.jpg (0)", as a photo nobody had labelled yet.
     (folder / "labels" / "taiwan-pinghu.json").write_text("{junk")
+    other = folder / "labels" / "taiwan-melds.json"  # not done yet: Done marks it in the list
+    other.write_text(json.dumps(json.loads(other.read_text()) | {"status": "proposed"}))
     with label_page(folder, tmp_path) as page:
         item = page.locator("#photo-list li[data-image='taiwan-pinghu.jpg']")
         assert item.inner_text() == "taiwan-pinghu.jpg (broken label)"
