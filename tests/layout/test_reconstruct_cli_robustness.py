@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from device.cli import main
-from tests.cli_run import REPO
+from tests.cli_run import REPO, tilescore
 from tests.layout.test_layout import HAND16, photo, row
 from vision.detection import Detection
 from vision.layout import reconstruct
@@ -146,14 +146,7 @@ def test_a_five_read_as_red_is_plain_where_the_rule_set_has_none(tmp_path, capsy
     status, out, _ = reconstruct_file(tmp_path, capsys, photo(tiles))
     reading = json.loads(out)
     assert status == 0 and "0" not in reading["hand"] and "rules" not in reading
-    scored = subprocess.run(
-        [sys.executable, "-m", "device.cli", "score", "--json", "-"],
-        input=out,
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=60,
-    )
+    scored = tilescore("score", "--json", "-", stdin=out)
     assert "error" not in json.loads(scored.stdout)
     path = tmp_path / "detections.json"
     # Asked for, they stay red where the rule set plays them, and the output says so to score.

@@ -39,14 +39,7 @@ def test_the_classifier_lease_runs_end_to_end_and_packs_its_snapshots(tmp_path):
         "TAIL_SECONDS": "0",
         "TRAIN_OPTIONS": "--epochs 1",
     }
-    run = subprocess.run(
-        ["bash", "scripts/train_gpu.sh", "lease-classifier", "130", str(out)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    run = _lease("lease-classifier", "130", out, env)
     assert "training ended (status 0)" in run.stdout, run.stdout + run.stderr
     assert {p.name for p in out.iterdir()} == {
         "tile-classifier.pt",
@@ -64,14 +57,7 @@ def test_the_classifier_lease_runs_end_to_end_and_packs_its_snapshots(tmp_path):
 
     # The second call on the still warm machine trains on from that run, on the same crops.
     more = tmp_path / "more"
-    run = subprocess.run(
-        ["bash", "scripts/train_gpu.sh", "lease-classifier-more", "60", str(more)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    run = _lease("lease-classifier-more", "60", more, env)
     assert "training ended (status 0)" in run.stdout, run.stdout + run.stderr
     assert {"tile-classifier.pt", "tile-classifier.json", "logs.tgz", "snapshots0.tar"} <= {
         p.name for p in more.iterdir()
@@ -81,12 +67,18 @@ def test_the_classifier_lease_runs_end_to_end_and_packs_its_snapshots(tmp_path):
 
 
 def test_training_on_needs_the_first_calls_run(tmp_path):
-    run = subprocess.run(
-        ["bash", "scripts/train_gpu.sh", "lease-classifier-more", "60", str(tmp_path / "more")],
+    env = {**os.environ, "TILESCORE_GPU_WORK": str(tmp_path / "empty")}
+    run = _lease("lease-classifier-more", "60", tmp_path / "more", env)
+    assert "no lease-classifier run in" in run.stdout
+
+
+def _lease(mode: str, seconds: str, out: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """``scripts/train_gpu.sh MODE SECONDS OUT`` as the lent machine runs it."""
+    return subprocess.run(
+        ["bash", "scripts/train_gpu.sh", mode, seconds, str(out)],
         cwd=ROOT,
-        env={**os.environ, "TILESCORE_GPU_WORK": str(tmp_path / "empty")},
+        env=env,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=300,
     )
-    assert "no lease-classifier run in" in run.stdout
