@@ -17,9 +17,15 @@ from typing import NoReturn
 
 from scoring.errors import TilescoreError
 
+
 # command name -> (module, one-line help). The order is the order ``--help`` shows.
-QUIET_COMMANDS = frozenset({"serve", "label"})
-"""Commands whose work is not their output (a server), run with stdout closed too."""
+def _serves(args: argparse.Namespace) -> bool:
+    """Whether the command's work is a server, not its output (it may run with stdout closed):
+    ``serve``, and ``label`` but for its report, export and import."""
+    if args.command == "label":
+        return not (args.export or args.import_file or args.report)
+    return bool(args.command == "serve")
+
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("device.score_cli", "score a hand typed as text, a JSON file, or a photo"),
@@ -84,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    if sys.stdout is None and args.command not in QUIET_COMMANDS:
+    if sys.stdout is None and not _serves(args):
         # Started with stdout closed (>&-): print() writes nowhere and the run would end 0
         # with its result lost.
         print("error: standard output is closed: nothing could be written", file=sys.stderr)

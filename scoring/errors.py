@@ -6,7 +6,7 @@ exception is a bug and surfaces as one.
 
 from __future__ import annotations
 
-import re
+import math
 import reprlib
 
 
@@ -32,10 +32,42 @@ class VariantError(TilescoreError):
 
 def shown(value: object) -> str:
     """A bad value as an error message quotes it: short and on one line (a value thousands of
-    characters long is shown by its ends, a long list by its first items), and true, false
-    and null as JSON spells them, which is how they were given (Python's True read as a typo)."""
-    text = reprlib.repr(value)
-    return text if isinstance(value, str) else _JSON_WORDS.sub(lambda m: _WORDS[m.group(0)], text)
+    characters long is shown by its ends, a long list by its first items), and true, false,
+    null and JSON's other words as JSON spells them, which is how they were given (Python's
+    True read as a typo); text is quoted as it was typed."""
+    return reprlib.repr(_spelt(value, _SHOWN_LEVELS))
+
+
+class _Word:
+    """A value shown by its JSON word (``reprlib`` writes what ``repr`` says)."""
+
+    def __init__(self, word: str) -> None:
+        self.word = word
+
+    def __repr__(self) -> str:
+        return self.word
+
+
+_SHOWN_LEVELS = 7  # reprlib shows six levels of nesting, then "..."
+_SHOWN_ITEMS = 12  # and the first items of a list or an object: more than it shows, no more
+
+
+def _spelt(value: object, levels: int) -> object:
+    """``value`` with Python's words for JSON values swapped for JSON's, as deep and as far as
+    reprlib will show it."""
+    if value is None or isinstance(value, bool):
+        return _Word({None: "null", True: "true", False: "false"}[value])
+    if isinstance(value, float) and not math.isfinite(value):
+        return _Word("NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity")
+    if levels <= 0:
+        return value
+    if isinstance(value, list | tuple):
+        shown = [_spelt(item, levels - 1) for item in value[:_SHOWN_ITEMS]]
+        return shown if isinstance(value, list) else tuple(shown)
+    if isinstance(value, dict):
+        items = list(value.items())[:_SHOWN_ITEMS]
+        return {key: _spelt(item, levels - 1) for key, item in items}
+    return value
 
 
 def kind_of(value: object) -> str:
@@ -47,7 +79,4 @@ def kind_of(value: object) -> str:
     return _KINDS.get(type(value), type(value).__name__)
 
 
-_WORDS = {"True": "true", "False": "false", "None": "null", "inf": "Infinity", "-inf": "-Infinity"}
-# Only the words standing alone: quoted in a text ('None of them') they are the user's own.
-_JSON_WORDS = re.compile(r"(?<![\w'\"])(?:True|False|None|-?inf)(?![\w'\"])")
 _KINDS = {dict: "an object", list: "a list", str: "text", int: "a number", float: "a number"}

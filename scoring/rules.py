@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from scoring.errors import RuleOptionError, shown
+from scoring.errors import RuleOptionError, kind_of, shown
 from scoring.hand import build
 from scoring.result import ScoreItem
 
@@ -121,7 +121,7 @@ class RuleOption:
             if self.minimum is not None and value < self.minimum:
                 raise self._wrong(f"takes a whole number of at least {self.minimum}", value)
         elif not isinstance(value, expected) and not self.choices:
-            raise self._wrong(f"takes a {expected.__name__}", value)
+            raise self._wrong(f"takes {kind_of(self.default)}", value)
         if self.choices and value not in self.choices:  # of any type: the choices say what is
             allowed = ", ".join(repr(c) for c in self.choices)
             raise self._wrong(f"is one of {allowed}", value)

@@ -450,24 +450,30 @@ def create_app(
         context: dict[str, Any],
         result: dict[str, Any],
     ) -> int:
-        """A hand read from a photo (a tap or the still scene), kept; the hand it is ends the
-        table's run of draws, and 明將's seats out unless the hand goes on after its 雞糊
-        (``_set_hand_rules``)."""
+        """A hand read from a photo (a tap or the still scene), kept; the hand-scoped rules
+        move on past it (``_after_hand``)."""
         hand_id = state.store.add_hand(
             session_id, service.encode_jpeg(image), detections, reading, context, result
         )
-        _set_hand_rules(_hand_going_on(context, result))
+        _set_hand_rules(_after_hand(context, result))
         return hand_id
 
-    def _hand_going_on(context: dict[str, Any], result: dict[str, Any]) -> dict[str, Any] | None:
-        """The hand-scoped rules of the hand a 雞糊 (方案一) leaves going on: its seats out and
-        the winner's; None when the hand ended."""
-        if not result.get("hand_continues"):
-            return None
-        out = str((context.get("rules") or {}).get(table_context.SEATS_OUT_RULE) or "")
-        winner = context.get("seat_wind") or "E"
-        seats = "".join(seat for seat in SEATS if seat in out.upper() or seat == winner)
-        return {"variant": context.get("variant"), "rules": {table_context.SEATS_OUT_RULE: seats}}
+    def _after_hand(context: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+        """The hand-scoped rules after this hand, as the store moves the deal on: no draws
+        before the next; 明將's seats out (方案一) with the winner of a 雞糊 the hand goes on
+        after added, none after a hand that ends (a win, a third 雞糊, a draw), and as they
+        were after one nobody won (a misread photo, a refused hand: the hand goes on)."""
+        from scoring.variants.mingjiang_points import seats_out
+
+        own = str((context.get("rules") or {}).get(table_context.SEATS_OUT_RULE) or "")
+        if result.get("hand_continues"):
+            # The hand scored, so its seats out are good; its winner joins them.
+            winner = context.get("seat_wind") or "E"
+            out = {*seats_out({"seats_out": own}, winner), winner}
+            own = "".join(seat for seat in SEATS if seat in out)
+        elif result.get("winning") or result.get("drawn") or result.get("hand_ends"):
+            own = ""
+        return {"variant": context.get("variant"), "rules": {table_context.SEATS_OUT_RULE: own}}
 
     @app.get("/api/context")
     def get_context() -> Any:
@@ -604,6 +610,9 @@ def create_app(
                 {"variant": variant or stored["variant"], "players": len(players)}, stored
             )
             context = {**stored, **changes}
+            # A new game starts no hand going on: no draws before it, nobody out of it.
+            rules = context.get("rules") or {}
+            context["rules"] = {k: v for k, v in rules.items() if k not in table_context.HAND_RULES}
             table_context.check_seating(changes, context, len(players))
             for key, default in (("seat_wind", "E"), ("discarder", None)):
                 if context.get(key) not in (None, *chairs(len(players))):
@@ -630,8 +639,9 @@ def create_app(
         camera = state.camera
         hand = _score_image(image, still_seq, taps_scored)
         advance = getattr(camera, "advance", None)
-        if advance is not None and getattr(camera, "position", None) == read_at:
-            advance()
+        with state.camera_lock:  # looked at and moved at once: two taps move it once
+            if advance is not None and getattr(camera, "position", None) == read_at:
+                advance()
         return jsonify(hand)
 
     @app.post("/api/upload")
@@ -759,16 +769,10 @@ def create_app(
             result = service.score_reading(reading, context)
             state.store.update_hand(hand_id, reading, context, result, fix, detections)
             latest = state.store.latest_hand(hand["session_id"])
-            goes_on = bool(result.get("hand_continues"))
-            if (
-                latest is not None
-                and latest["id"] == hand_id
-                and goes_on != bool(hand["result"].get("hand_continues"))
-            ):
-                # Corrected into (or out of) a 雞糊 the hand goes on after: its winner is out of
-                # the hand going on (or back in), as had it been scored so.
-                only = (table_context.SEATS_OUT_RULE,)
-                _set_hand_rules(_hand_going_on(context, result), only)
+            if latest is not None and latest["id"] == hand_id:
+                # The hand going on after it as had it been scored so: a 雞糊 corrected into
+                # being, out of it, or to another winner moves who is out of the hand.
+                _set_hand_rules(_after_hand(context, result), (table_context.SEATS_OUT_RULE,))
             if detections is not None:
                 _save_label(hand_id, hand, detections)
             return jsonify(_hand_view(state.store.hand(hand_id)))

@@ -935,6 +935,18 @@ def test_a_chicken_hand_puts_its_winner_out_until_the_hand_ends(hand_client):
     first = typed(hand_client, chicken)
     assert first["result"]["hand_continues"] is True
     assert rules() == {"seats_out": "S"}
+    # Said to be W's after all: W is out, not S (S paid nothing in the hand going on).
+    fix = {"context": {"seat_wind": "W", "discarder": "E"}}
+    hand_client.post(f"/api/hands/{first['id']}/fix", json=fix)
+    assert rules() == {"seats_out": "W"}
+    hand_client.post(
+        f"/api/hands/{first['id']}/fix", json={"context": {"seat_wind": "S", "discarder": "W"}}
+    )
+    assert rules() == {"seats_out": "S"}
+    # A photo read as no winning hand ends nothing: S stays out.
+    assert "result" in hand_client.post("/api/score").get_json()
+    assert rules() == {"seats_out": "S"}
+    hand_client.post("/api/undo")
     # The hand goes on: N wins a real hand off E; the hand ends and everyone is back.
     hand_client.post("/api/context", json={"seat_wind": "N", "discarder": "E"})
     won = typed(hand_client, {**chicken, "hand": "123p789s234s55m"})
@@ -942,3 +954,6 @@ def test_a_chicken_hand_puts_its_winner_out_until_the_hand_ends(hand_client):
     assert rules() == {}
     hand_client.post("/api/undo")  # the hand going on again, S still out of it
     assert rules() == {"seats_out": "S"}
+    # A new game starts with nobody out of it.
+    hand_client.post("/api/session", json={"players": ["Ann", "Bo", "Cy", "Di"]})
+    assert rules() == {}

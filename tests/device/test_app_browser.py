@@ -819,3 +819,24 @@ def test_switching_the_rule_set_back_and_forth_keeps_the_events(server, browser)
     assert page.is_checked("input[name=event][value=last_tile]")  # riichi takes 海底 too
     page.select_option("select[name=variant]", "taiwan")
     assert page.is_checked("input[name=event][value=last_tile]")
+
+
+def test_a_streak_typed_as_no_number_is_said_not_saved_as_nought(server, browser):
+    # "3e" in the streak field read as empty, and Save set the streak to 0 (a play-through).
+    urllib.request.urlopen(
+        urllib.request.Request(
+            server + "api/context",
+            data=json.dumps({"dealer_streak": 3}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+    )
+    page = _page(browser)
+    page.goto(server)
+    page.wait_for_selector("#next-hand:has-text('連3')")
+    page.click("button[data-screen=context]")
+    page.click("input[name=dealer_streak]")
+    page.keyboard.press("End")
+    page.keyboard.type("e")
+    page.click("#context-form button[type=submit]")
+    page.wait_for_selector("#status .bad:text('dealer streak must be a whole number')")
+    assert json.loads(urllib.request.urlopen(server + "api/context").read())["dealer_streak"] == 3

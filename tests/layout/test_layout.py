@@ -401,3 +401,12 @@ def test_an_added_kong_laid_in_the_row_keeps_whom_its_pon_was_claimed_from():
     added = tile("6z", x + pitch, top=y - w + (h - w) - 2, turned=True)
     out = reconstruct_json({"tiles": [*hand, win, *pon, added]}, "taiwan", "E")
     assert out["melds"] == [{"type": "added_kong", "tiles": "6666z", "from": "W"}]
+
+
+def test_a_pon_pushed_against_the_rows_end_is_no_winning_tile_laid_turned():
+    # Its outer tile turned at the row's end made it the winning tile laid so: one concealed
+    # row of 14, a claimed pon scored concealed, nothing said (a review's probe).
+    codes = [t.code for t in parse_tiles("234m567p789s1z1z555z")]
+    out = reconstruct_json({"tiles": row(codes, rotated={13})}, "riichi", "E")
+    assert any("lies sideways in the concealed row" in p for p in out["problems"])
+    assert any("not set apart" in p for p in out["problems"])

@@ -127,8 +127,11 @@ def _turned(tile: LayoutTile) -> bool:
 
 def _turned_end(row: Sequence[LayoutTile]) -> bool:
     """Whether the row's first tile lies turned and the next one not (a whole row turned, or
-    a bent end of several, says nothing of its way)."""
-    return len(row) >= 2 and _turned(row[0]) and not _turned(row[1])
+    a bent end of several, says nothing of its way), and is no claimed meld's: with the two
+    beside it it makes no chi or pon (a pon pushed against the row turns its outer tile)."""
+    if len(row) < 2 or not _turned(row[0]) or _turned(row[1]):
+        return False
+    return len(row) < 3 or type_meld(row[:3]).type is None
 
 
 def _lone_sideways(row: Sequence[LayoutTile]) -> list[LayoutTile]:
@@ -268,12 +271,7 @@ def assign(
             ahead = position < segment.index(concealed)
             found.append(problems.split_row(run.tiles, before_the_rest=ahead))
     # The row's last tile turned, alone, is the winning tile laid so, not a claimed meld's.
-    turned_win = (
-        len(hand) >= 2
-        and not (after and is_single(after[0]))
-        and _turned(hand[-1])
-        and not _turned(hand[-2])
-    )
+    turned_win = not (after and is_single(after[0])) and _turned_end(hand[::-1])
     sideways = _lone_sideways(hand[:-1] if turned_win else hand)
     if sideways:
         found.append(problems.sideways_in_row(sideways))

@@ -42,7 +42,6 @@ function show(screen) {
   document.querySelectorAll(".screen").forEach((s) => s.classList.toggle("active", s.id === screen));
   document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t.dataset.screen === screen));
   if (screen === "board") loadBoard().catch((error) => setStatus(error.message, true));
-  if (screen === "context") loadContext();  // as the table has it now: another page may have saved
   if (screen === "camera") refreshPreview();
 }
 
@@ -616,12 +615,22 @@ function renderHowWon(hand) {
   }
 }
 
+// Whether the hand is the table's latest: scored from this page last, and no page has scored
+// (or recorded a draw) since. Only that hand's choices are the next hand's.
+async function isTablesLatest(handId) {
+  if (handId !== latestHandId) return false;
+  const { hands } = await api("/api/session");
+  return handId === Math.max(-1, ...(hands || []).map((h) => h.id));
+}
+
 // ``change`` is remembered for the next hands too; ``handOnly`` is this hand's alone.
 async function changeHowWon(change, handOnly = {}) {
   try {
     // Remembered for the next hands only from the hand scored last: an older hand's chairs
     // are its own.
-    if (change && currentHand && currentHand.id === latestHandId) await post("/api/context", change);
+    if (change && currentHand && (await isTablesLatest(currentHand.id))) {
+      await post("/api/context", change);
+    }
     await fix({ context: { ...change, ...handOnly } });
     await loadContext();
   } catch (error) {
@@ -912,17 +921,23 @@ async function saveContext(event) {
       .map((o) => [o.name, o.name in chosen ? chosen[o.name] : o.default])
       .filter(([name, value]) => value !== (name in shown ? shown[name] : defaultOf(body.variant, name))),
   );
+  // A number field holding no number reads as empty: said, not saved as 0.
+  const bad = [...form.querySelectorAll("input[type=number]")].find((i) => i.validity.badInput);
+  if (bad) {
+    const name = bad.dataset.option ? bad.dataset.option.replaceAll("_", " ") : bad.name.replaceAll("_", " ");
+    setStatus(`${name} must be a whole number`, true);
+    return;
+  }
   try {
-    const [now, { hands }] = await Promise.all([api("/api/context"), api("/api/session")]);
+    const now = await api("/api/context");
     body.rules = body.variant === now.variant ? { ...(now.rules || {}), ...changed } : chosen;
     await post("/api/context", body);
     // The hand just scored follows what was said about it; the round and streak are the next
     // hand's (the session moves them on), so they are not applied to it. Only the table's
     // latest hand: one another page scored since is not this page's to change.
-    const latest = Math.max(-1, ...(hands || []).map((h) => h.id));
     let note = "table settings saved";
-    let bad = false;
-    if (currentHand && currentHand.id === latestHandId && currentHand.id === latest) {
+    let failed = false;
+    if (currentHand && (await isTablesLatest(currentHand.id))) {
       const { round_wind: _r, dealer_streak: _s, rules: _o, ...forHand } = body;
       // Its rule options are those it was scored with (xiangqi's draws before it among them),
       // only those changed here changed; a hand moved to another rule set takes the form's.
@@ -935,11 +950,11 @@ async function saveContext(event) {
       const hand = await post(`/api/hands/${currentHand.id}/fix`, { context: forHand });
       renderHand(hand);
       const error = (hand.result || {}).error;
-      if (error) [note, bad] = [`table settings saved; the hand just scored: ${error}`, true];
+      if (error) [note, failed] = [`table settings saved; the hand just scored: ${error}`, true];
       else note = "table settings saved, and the hand just scored with them";
     }
     await loadContext();
-    setStatus(note, bad);
+    setStatus(note, failed);
   } catch (error) {
     setStatus(error.message, true);
   }
@@ -1118,8 +1133,10 @@ function init() {
   $("#context-form").addEventListener("submit", saveContext);
   $("#context-form").still_scoring.addEventListener("change", switchStill);
   $("#context-form").variant.addEventListener("change", (e) => {
-    // The events the new rule set takes too stay ticked (renderEvents shows only its own).
-    renderEvents(e.target.value, context.events || []);
+    // The events ticked that the new rule set takes too stay ticked (renderEvents shows only
+    // its own).
+    const ticked = [...$("#context-form").querySelectorAll("input[name=event]:checked")];
+    renderEvents(e.target.value, ticked.map((i) => i.value));
     renderOptions(e.target.value, e.target.value === context.variant ? context.rules || {} : {});
   });
   $("#undo").addEventListener("click", undoLast);
