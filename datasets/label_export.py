@@ -28,6 +28,7 @@ from datasets.synth.build import CLASSIFIER_CLASSES, DETECTOR_CLASSES
 from scoring.errors import TilescoreError, shown
 from vision.crops import crop_upright
 from vision.images import load_image, load_photo
+from vision.json_values import finite_number
 from vision.labels import EDGE_MARGIN, is_finite_number
 
 CROP_SIZE = (64, 64)
@@ -312,6 +313,7 @@ def _tile(result: Any, size: tuple[int, int]) -> tuple[dict[str, Any], bool]:
     rotation = _number(value, "rotation", 0)
     x, y, w, h = percents
     width, height = size
+    _check_shape(result, size)
     label = names[0].rstrip("~")
     x1, y1 = x * width / 100, y * height / 100
     box = _upright_box(x1, y1, w * width / 100, h * height / 100, rotation)
@@ -322,6 +324,26 @@ def _tile(result: Any, size: tuple[int, int]) -> tuple[dict[str, Any], bool]:
         "rotated": names[0].endswith("~"),
     }
     return tile, rotation % 360 != 0
+
+
+SHAPE_SLACK = 0.02
+"""How far the shape a box was drawn on may be from its photo's (a resized copy's rounding)."""
+
+
+def _check_shape(result: dict[str, Any], size: tuple[int, int]) -> None:
+    """A box drawn on a photo of another shape (a photo replaced under its name, or a task
+    matched to the wrong photo) is refused: a resized copy keeps the photo's shape, and its
+    percentages hold at any size."""
+    width = finite_number(result.get("original_width"))
+    height = finite_number(result.get("original_height"))
+    if width is None or height is None or width <= 0 or height <= 0:
+        return  # not said: the photo's own
+    ratio = size[0] / size[1]
+    if abs(width / height - ratio) > SHAPE_SLACK * ratio:
+        raise LabelStudioError(
+            f"drawn on a {width:g}x{height:g} photo, not one shaped as this"
+            f" {size[0]}x{size[1]} photo: was the photo replaced?"
+        )
 
 
 def _number(value: dict[str, Any], key: str, default: float) -> float:

@@ -134,7 +134,7 @@ def annotated(image, *results, **data):
 def test_label_studio_percentages_are_of_the_photo_whatever_size_a_result_gives(folder):
     # Each box was scaled by its own result's original size: one drawn on a half-size copy
     # came in at half its place; and a task whose results all gave another size was refused.
-    results = [rectangle((1536, 2048)), rectangle((768, 1024), "2m"), rectangle((1e30, 1), "3m")]
+    results = [rectangle((1536, 2048)), rectangle((768, 1024), "2m"), rectangle((None, 1), "3m")]
     assert import_tasks(folder, [annotated("IMG_3085.jpg", *results, width=768)]) == 0
     label = json.loads((folder / "labels" / "IMG_3085.json").read_text())
     assert (label["width"], label["height"]) == (1536, 2048)
@@ -142,6 +142,15 @@ def test_label_studio_percentages_are_of_the_photo_whatever_size_a_result_gives(
     assert import_tasks(folder, [annotated("IMG_3086.jpg", rectangle((768, 1024)))]) == 0
     label = json.loads((folder / "labels" / "IMG_3086.json").read_text())
     assert label["tiles"][0]["box"] == [153.6, 204.8, 460.8, 614.4]
+
+
+def test_a_box_drawn_on_a_photo_of_another_shape_is_refused(folder, capsys):
+    # Percentages hold at any size of one photo, not on another photo put under its name: a
+    # task drawn on a 1600x1200 photo came in on the 1536x2048 one without a word (a review).
+    before = (folder / "labels" / "IMG_3085.json").read_bytes()
+    assert import_tasks(folder, [annotated("IMG_3085.jpg", rectangle((1600, 1200)))]) == 2
+    assert "drawn on a 1600x1200 photo, not one shaped as this 1536x2048" in capsys.readouterr().err
+    assert (folder / "labels" / "IMG_3085.json").read_bytes() == before
 
 
 @pytest.mark.parametrize("image", ["/data/upload/1/8f3a2b1c-IMG_3085.jpg", "8F3A2B1C-IMG_3085.jpg"])

@@ -835,13 +835,12 @@ function renderOptions(variant, rules) {
     ? (changed ? `${changed} changed` : "the rule text's defaults") : "none";
 }
 
-// The options as the form holds them, those not at their default: what the table plays by.
-// A number typed as no number is sent as it is, for the app to refuse in one line.
 function defaultOf(variant, name) {
   const option = ((variants[variant] || {}).options || []).find((o) => o.name === name);
   return option ? option.default : undefined;
 }
 
+// The options as the form holds them, those not at their default: what the table plays by.
 function chosenOptions(variant) {
   const rules = {};
   ((variants[variant] || {}).options || []).forEach((option) => {
@@ -924,8 +923,7 @@ async function saveContext(event) {
   // A number field holding no number reads as empty: said, not saved as 0.
   const bad = [...form.querySelectorAll("input[type=number]")].find((i) => i.validity.badInput);
   if (bad) {
-    const name = bad.dataset.option ? bad.dataset.option.replaceAll("_", " ") : bad.name.replaceAll("_", " ");
-    setStatus(`${name} must be a whole number`, true);
+    setStatus(`${(bad.dataset.option || bad.name).replaceAll("_", " ")} must be a whole number`, true);
     return;
   }
   try {
