@@ -207,7 +207,7 @@ def _import(store: LabelStore, path: Path, allow_empty: bool = False) -> int:
     emptied = {
         name: len(old["tiles"])
         for name, (new, old) in checked.items()
-        if old is not None and old["tiles"] and not new["tiles"]
+        if old is not None and old.get("tiles") and not new["tiles"]
     }
     if emptied and not allow_empty:
         raise TilescoreError(
@@ -289,13 +289,22 @@ def _imported(
     Its size is the photo's own, its boxes turned into pixels with it."""
     from device.labels import validate_label
 
-    existing = store.load(name)
-    label = (existing or {}) | given
+    try:
+        existing = store.load(name)
+    except TilescoreError:
+        # A label file that cannot be read (cut short, edited by hand) is mended by the task,
+        # its bytes copied aside first as any replaced file's: the import was refused whole.
+        existing = BROKEN
+    label = given if existing is BROKEN else (existing or {}) | given
     try:
         clean = validate_label(name, label)
     except TilescoreError as error:
         raise TilescoreError(f"{path}: {name}: {error}") from None
     return clean, existing
+
+
+BROKEN: dict[str, Any] = {"broken": True}
+"""What an import finds in a label file it cannot read: replaced, never equal to a label."""
 
 
 def _report(store: LabelStore, as_json: bool) -> int:

@@ -187,6 +187,7 @@ lease_classifier_more() {  # seconds, folder: lease_classifier's run trained on,
   [ -f "$last" ] && [ -d "$WORK/merged/classify" ] || { echo "no lease-classifier run in $WORK"; return 1; }
   install_wheels
   local left=$((budget - ${TAIL_SECONDS:-40}))
+  [ "$left" -gt 30 ] || { echo "no time left to train"; return 1; }
   # shellcheck disable=SC2086
   "$PY" -m device.cli train classifier --data "$WORK/merged/classify" --resume-from "$last" \
     --imgsz 64 --device "${DEVICE:-0}" --cache --batch "${BATCH:-64}" \

@@ -3,6 +3,7 @@ save without a size, imports that wrote over a person's labels, Label Studio nam
 a yolo export with nothing to validate on, and flags that cannot go together."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -311,3 +312,14 @@ def test_a_training_export_of_fewer_than_two_done_photos_is_refused(folder, caps
     err = capsys.readouterr().err.splitlines()
     assert err[-1].startswith(f"error: --export {kind} needs at least 2 photos marked done")
     assert err[-1].endswith(": 1 is") and not out.exists()
+
+
+def test_an_import_mends_a_label_file_that_cannot_be_read_and_keeps_its_bytes(folder, capsys):
+    # A label cut short refused the whole import, the task that would mend it among it.
+    broken = folder / "labels" / "IMG_3085.json"
+    broken.write_bytes(b'{"tiles": [')
+    assert import_tasks(folder, [annotated("IMG_3085.jpg", rectangle((1536, 2048), "9p"))]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["replaced"] == 1
+    assert [t["code"] for t in json.loads(broken.read_text())["tiles"]] == ["9p"]
+    assert (Path(summary["copies"]) / "IMG_3085.json").read_bytes() == b'{"tiles": ['
