@@ -48,8 +48,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--port",
         type=port_number,
-        default=8766,
-        help="the port to listen on, 1 to 65535 (default 8766; 0: any free port)",
+        help=f"the page's port, 1 to 65535 (default {PAGE_PORT}; 0: any free port)",
     )
     parser.add_argument("--export", choices=("yolo", "crops", "labelstudio"))
     parser.add_argument("--out", type=Path, help="where --export writes")
@@ -60,7 +59,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="let --import leave no tiles in a label that has some (an annotation with no boxes)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="train/val split seed")
+    parser.add_argument("--seed", type=int, help="--export's train/val split seed (default 0)")
     parser.add_argument("--json", action="store_true")
 
 
@@ -71,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     reads_only = bool(args.export or args.report)
     store = LabelStore(args.photos, args.labels or args.photos / "labels", create=not reads_only)
     if args.export:
-        return _export(store, args.export, args.out, args.seed)
+        return _export(store, args.export, args.out, args.seed or 0)
     if args.import_file:
         return _import(store, args.import_file, args.allow_empty)
     if args.report:
@@ -80,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
     from device.label_web import create_label_app
 
     # As `serve` does: a port in use is one line, and the address printed is the port taken.
-    server = listening_server("127.0.0.1", args.port, create_label_app(store, args.models))
+    port = PAGE_PORT if args.port is None else args.port
+    server = listening_server("127.0.0.1", port, create_label_app(store, args.models))
     print(f"labelling {args.photos} on http://localhost:{server.port}/", flush=True)
     try:
         server.serve_forever()  # until Ctrl-C
@@ -89,6 +89,10 @@ def run(args: argparse.Namespace) -> int:
     finally:
         server.server_close()
     return 0
+
+
+PAGE_PORT = 8766
+"""The labelling page's port unless ``--port`` says (the table app has 8765)."""
 
 
 def _check_flags(args: argparse.Namespace) -> None:
@@ -108,6 +112,12 @@ def _check_flags(args: argparse.Namespace) -> None:
         raise TilescoreError("--out is where --export writes: give --export yolo|crops|labelstudio")
     if args.allow_empty and not args.import_file:
         raise TilescoreError("--allow-empty is for --import")
+    if args.seed is not None and not args.export:
+        raise TilescoreError("--seed is --export's split: give --export yolo|crops|labelstudio")
+    if not given and args.json:
+        raise TilescoreError("--json is for --report, --export and --import: the page has no JSON")
+    if given and args.port is not None:
+        raise TilescoreError(f"--port is the page's: {given[0]} opens no page")
 
 
 def _labelled(store: LabelStore, checked_only: bool = False) -> list[tuple[Path, dict[str, Any]]]:

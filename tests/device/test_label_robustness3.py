@@ -272,6 +272,10 @@ def test_an_import_that_cannot_keep_the_old_files_writes_nothing(folder, capsys,
         (["--import", "x.json", "--report"], "--import and --report"),
         (["--export", "labelstudio", "--report", "--out", "y.json"], "--export and --report"),
         (["--report", "--allow-empty"], "--allow-empty is for --import"),
+        # Taken and left out in silence (a browser re-probe):
+        (["--report", "--seed", "3"], "--seed is --export's split"),
+        (["--json"], "--json is for --report, --export and --import"),
+        (["--export", "labelstudio", "--out", "y.json", "--port", "9"], "--port is the page's"),
     ],
 )
 def test_flags_that_do_not_go_together_are_one_line(folder, capsys, flags, says):
