@@ -17,16 +17,7 @@ from typing import NoReturn
 
 from scoring.errors import TilescoreError
 
-
 # command name -> (module, one-line help). The order is the order ``--help`` shows.
-def _serves(args: argparse.Namespace) -> bool:
-    """Whether the command's work is a server, not its output (it may run with stdout closed):
-    ``serve``, and ``label`` but for its report, export and import."""
-    if args.command == "label":
-        return not (args.export or args.import_file or args.report)
-    return bool(args.command == "serve")
-
-
 COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("device.score_cli", "score a hand typed as text, a JSON file, or a photo"),
     "settle": ("scoring.settle_cli", "end-of-game settlement (明將麻雀)"),
@@ -118,6 +109,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {error.strerror or error}{where}", file=sys.stderr)
         _quiet_stdout()
         return 1
+
+
+def _serves(args: argparse.Namespace) -> bool:
+    """Whether the command's work is a server, not its output (it may run with stdout closed):
+    ``serve``, and ``label`` but for its report, export and import."""
+    if args.command == "label":
+        return not (args.export or args.import_file or args.report)
+    return bool(args.command == "serve")
 
 
 def _quiet_stdout() -> None:

@@ -669,13 +669,12 @@ def create_app(
                 and state.still.hand is not None
             ):
                 return _hand_view(state.store.hand(state.still.hand))
-            if taps_scored is not None and state.taps_scored != taps_scored:
-                current = state.store.current_session()
-                latest = state.store.latest_hand(current.id) if current else None
-                if latest is not None:
-                    return {**_hand_view(latest), "repeat_of": latest["id"]}
+            session = state.store.current_session()
+            latest = state.store.latest_hand(session.id) if session else None
+            if taps_scored is not None and state.taps_scored != taps_scored and latest:
+                return _shown_again(latest)
             service.check_photo_size(image)  # one that cannot be kept is not read first
-            session = state.store.current_session() or _new_session()
+            session = session or _new_session()
             context = _context_for(session)
             try:
                 detections = state.reader.read(
@@ -685,7 +684,6 @@ def create_app(
                 raise TilescoreError(f"cannot read tiles: {error}") from None
             height, width = image.shape[:2]
             reading = service.reconstruct(detections, context["variant"], context)
-            latest = state.store.latest_hand(session.id)
             if (
                 still_seq is not None
                 and latest is not None
@@ -698,7 +696,7 @@ def create_app(
                 # the hand scored last, again. Recorded twice it was paid twice and moved the
                 # deal twice; it is shown instead, to correct or undo there.
                 state.still.handled(image)
-                return {**_hand_view(latest), "repeat_of": latest["id"]}
+                return _shown_again(latest)
             result = service.score_reading(reading, context)
             hand_id = _record_hand(session.id, image, detections, reading, context, result)
             if taps_scored is not None:
@@ -707,6 +705,10 @@ def create_app(
                 # Still under the lock: the scene settling now was scored, not to be read again.
                 state.still.handled(image)
             return _hand_view(state.store.hand(hand_id), (width, height))
+
+    def _shown_again(hand: dict[str, Any]) -> dict[str, Any]:
+        """A hand recorded already, shown for a tap that would have recorded it again."""
+        return {**_hand_view(hand), "repeat_of": hand["id"]}
 
     def _context_for(session: Any) -> dict[str, Any]:
         """The remembered context with the session's round wind and dealer streak: the session
@@ -917,7 +919,7 @@ def create_app(
             if latest is not None and draws.same_draw_again(latest, draw, context, time.time()):
                 # A double tap on Record draw: recorded twice, it paid twice and passed the deal
                 # twice (the second time from another chair).
-                return jsonify({**_hand_view(latest), "repeat_of": latest["id"]})
+                return jsonify(_shown_again(latest))
             session = session or _new_session()  # refused above, a draw starts no session
             hand_id = state.store.add_hand(session.id, None, [], {"draw": draw}, context, result)
             # The hand is over (明將's seats out come back); xiangqi's run of draws grows.

@@ -138,7 +138,7 @@ def _lone_sideways(row: Sequence[LayoutTile]) -> list[LayoutTile]:
     """The tiles of a row that lie sideways between upright ones: a claimed meld's turned tile.
     A run of them side by side is no meld's (one turned tile each): the end of a row bent past
     45 degrees, whose tiles the detector calls sideways in the image."""
-    turned = [t.rotated and not t.is_piece for t in row]
+    turned = [_turned(t) for t in row]
     return [
         tile
         for i, tile in enumerate(row)
