@@ -19,6 +19,8 @@
 # machine, which must come within its 30 s idle wait: the run trained on from its last weights
 # on the same crops at RATE (default 0.0001), its snapshots packed (session 34).
 #   bash scripts/train_gpu.sh lease-classifier-more SECONDS DIR
+# Each lease keeps every epoch in DIR/early*.tar as it is saved (scripts/gpu_snapshots.py), so a
+# call killed at its limit before packing still returns them (session 35).
 #
 # A 30-minute lease: all three models side by side, over several calls.
 #   bash scripts/train_gpu.sh start   # there: build the synthetic sets, start the trainings
@@ -123,6 +125,27 @@ build_scenes() {
   [ "$status" -eq 0 ] || [ -n "${SYNTH_SECONDS:-}" ] || { tail -20 "$WORK/synth.log"; return 1; }
 }
 
+followed() {  # log, out, weights folder, then the training command
+  # Each epoch the run saves is stripped into out/early*.tar as it comes (gpu_snapshots.py
+  # follow): a call killed at its limit before pack runs still returns them (session 35).
+  local log=$1 out=$2 weights=$3
+  shift 3
+  "$@" >"$log" 2>&1 &
+  local trainer=$!
+  "$PY" scripts/gpu_snapshots.py follow "$weights" "$out" "$trainer" &
+  local follower=$!
+  wait "$trainer"
+  local status=$?
+  wait "$follower"
+  return "$status"
+}
+
+setup_seconds() {  # crops folder: what loading them into the cache and the validations take
+  # ultralytics' --hours budget counts from its first epoch: 225,000 crops took 98 s before it
+  # on the H200 (session 35), and the call ran past its limit. About 2,000 crops a second.
+  echo $(( $(find "$1" -type f | wc -l) / ${CROPS_PER_SECOND:-2000} ))
+}
+
 lease() {  # seconds, folder: everything in one call that must end within those seconds
   local budget=$1 out=$2 started=$SECONDS
   mkdir -p "$WORK" "$out"
@@ -136,11 +159,11 @@ lease() {  # seconds, folder: everything in one call that must end within those 
   # TRAIN_OPTIONS: more train arguments, e.g. "--lr0 0.0002". No int8 copy there: the lease's
   # seconds train, and the detector that ships is made here (--soup, or quantize) with its own.
   # shellcheck disable=SC2086
-  "$PY" -m device.cli train detector --data "$WORK/synth/detect/data.yaml" \
+  followed "$WORK/detector.log" "$out" "$WORK/models/runs/tile-detector/weights" \
+    "$PY" -m device.cli train detector --data "$WORK/synth/detect/data.yaml" \
     --resume-from models/tile-detector.pt --device "${DEVICE:-0}" --cache --batch 64 \
     --workers "$(( $(nproc) > 2 ? $(nproc) - 2 : 0 ))" --save-period "${SAVE_PERIOD:-2}" --no-int8 ${TRAIN_OPTIONS:-} \
-    --hours "$("$PY" -c "print(round($left / 3600, 4))")" --out "$WORK/models" \
-    >"$WORK/detector.log" 2>&1
+    --hours "$("$PY" -c "print(round($left / 3600, 4))")" --out "$WORK/models"
   echo "training ended (status $?) at $((SECONDS - started)) s"
   tr '\r' '\n' <"$WORK/detector.log" | grep -E "^ +all |Error|error" | tail -6
   pack "$out"
@@ -166,14 +189,14 @@ lease_classifier() {  # seconds, folder: the classifier's run in one call (sessi
   "$PY" -m datasets.synth.merge --out "$WORK/merged" --grey-share "${GREY_SHARE:-0.7}" \
     "$WORK/synth" "${keys[@]}" || return 1
   echo "merged at $((SECONDS - started)) s"
-  local left=$((budget - (SECONDS - started) - ${TAIL_SECONDS:-60}))
+  local left=$((budget - (SECONDS - started) - ${TAIL_SECONDS:-60} - $(setup_seconds "$WORK/merged/classify")))
   [ "$left" -gt 60 ] || { echo "no time left to train"; return 1; }
   # shellcheck disable=SC2086
-  "$PY" -m device.cli train classifier --data "$WORK/merged/classify" \
+  followed "$WORK/classifier.log" "$out" "$WORK/models/runs/tile-classifier/weights" \
+    "$PY" -m device.cli train classifier --data "$WORK/merged/classify" \
     --resume-from "${RESUME:-models/tile-classifier.pt}" --imgsz 64 --device "${DEVICE:-0}" --cache \
     --batch "${BATCH:-64}" --workers "$(( $(nproc) > 2 ? $(nproc) - 2 : 0 ))" --save-period 1 --lr0 0.0005 \
-    ${TRAIN_OPTIONS:-} --hours "$("$PY" -c "print(round($left / 3600, 4))")" \
-    --out "$WORK/models" >"$WORK/classifier.log" 2>&1
+    ${TRAIN_OPTIONS:-} --hours "$("$PY" -c "print(round($left / 3600, 4))")" --out "$WORK/models"
   echo "training ended (status $?) at $((SECONDS - started)) s"
   tr '\r' '\n' <"$WORK/classifier.log" | grep -E "top1_acc|all |Error|error" | tail -4
   SNAPSHOTS=${SNAPSHOTS:-14} pack "$out" tile-classifier classifier.log
@@ -186,14 +209,14 @@ lease_classifier_more() {  # seconds, folder: lease_classifier's run trained on,
   mkdir -p "$out"
   [ -f "$last" ] && [ -d "$WORK/merged/classify" ] || { echo "no lease-classifier run in $WORK"; return 1; }
   install_wheels
-  local left=$((budget - ${TAIL_SECONDS:-40}))
+  local left=$((budget - ${TAIL_SECONDS:-40} - $(setup_seconds "$WORK/merged/classify")))
   [ "$left" -gt 30 ] || { echo "no time left to train"; return 1; }
   # shellcheck disable=SC2086
-  "$PY" -m device.cli train classifier --data "$WORK/merged/classify" --resume-from "$last" \
+  followed "$WORK/classifier-more.log" "$out" "$WORK/more/runs/tile-classifier/weights" \
+    "$PY" -m device.cli train classifier --data "$WORK/merged/classify" --resume-from "$last" \
     --imgsz 64 --device "${DEVICE:-0}" --cache --batch "${BATCH:-64}" \
     --workers "$(( $(nproc) > 2 ? $(nproc) - 2 : 0 ))" --save-period 1 --lr0 "${RATE:-0.0001}" \
-    ${TRAIN_OPTIONS:-} --hours "$("$PY" -c "print(round($left / 3600, 4))")" \
-    --out "$WORK/more" >"$WORK/classifier-more.log" 2>&1
+    ${TRAIN_OPTIONS:-} --hours "$("$PY" -c "print(round($left / 3600, 4))")" --out "$WORK/more"
   echo "training ended (status $?) at $((SECONDS - started)) s"
   tr '\r' '\n' <"$WORK/classifier-more.log" | grep -E "top1_acc|all |Error|error" | tail -4
   SNAPSHOTS=${SNAPSHOTS:-8} MODELS_DIR=more pack "$out" tile-classifier classifier-more.log
@@ -206,30 +229,9 @@ pack() {  # folder [model name] [log]: at most 8 files come back, each at most 1
   cp "$WORK/$models/$name.json" "$WORK/$models/$name.pt" "$out"/ 2>/dev/null
   tar czf "$out/logs.tgz" -C "$WORK" synth.log "$log" \
     "$models/runs/$name/results.csv" "$models/runs/$name/args.yaml" 2>/dev/null
-  # The snapshots without optimizer state (5.5 MB each for the detector, 3.3 MB for the
-  # classifier), up to SNAPSHOTS of them spread evenly over the run, the last one always among
-  # them, as many to a file as stay under 16 MiB (64 MiB may come back in all).
-  "$PY" - "$weights" "$out" "${SNAPSHOTS:-9}" <<'PYEOF'
-import sys, tarfile
-from pathlib import Path
-from ultralytics.utils.torch_utils import strip_optimizer
-weights, out, most = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
-epochs = sorted(weights.glob("epoch*.pt"), key=lambda p: int(p.stem[5:]))
-if len(epochs) > most:
-    epochs = [epochs[round(i * (len(epochs) - 1) / (most - 1))] for i in range(most)]
-keep = list(dict.fromkeys(epochs)) + ([weights / "last.pt"] if (weights / "last.pt").exists() else [])
-stripped = []
-for path in keep:
-    target = weights.parent / f"strip-{path.name}"
-    strip_optimizer(path, str(target))  # the EMA weights in half precision, as best.pt ships
-    stripped.append(target)
-per_file = max(1, (15 * 2**20) // max(p.stat().st_size for p in stripped)) if stripped else 1
-for n in range(0, len(stripped), per_file):
-    with tarfile.open(out / f"snapshots{n // per_file}.tar", "w") as tar:
-        for path in stripped[n : n + per_file]:
-            tar.add(path, arcname=path.name.removeprefix("strip-"))
-print("snapshots:", ", ".join(p.name for p in keep))
-PYEOF
+  # The snapshots without optimizer state, as many to a tar as stay under 16 MiB (up to
+  # SNAPSHOTS, spread evenly over the run, the last one always among them); follow's early tars go.
+  "$PY" scripts/gpu_snapshots.py pack "$weights" "$out" "${SNAPSHOTS:-9}"
   ls -la "$out"
 }
 

@@ -41,6 +41,9 @@ def test_the_classifier_lease_runs_end_to_end_and_packs_its_snapshots(tmp_path):
     }
     run = _lease("lease-classifier", "130", out, env)
     assert "training ended (status 0)" in run.stdout, run.stdout + run.stderr
+    # Each epoch was kept as it was saved (a call killed at its limit returns those), and the
+    # early copies went once the snapshots were packed.
+    assert "kept early: epoch0.pt" in run.stdout
     assert {p.name for p in out.iterdir()} == {
         "tile-classifier.pt",
         "tile-classifier.json",
