@@ -31,7 +31,7 @@ from datasets.synth.faces import (
     FaceLibrary,
     FaceMix,
 )
-from datasets.synth.scene import WHITE_DRAGON_SHARE, PlacedTile, SceneMaker
+from datasets.synth.scene import MAHJONG_CODES, WHITE_DRAGON_SHARE, Favoured, PlacedTile, SceneMaker
 from datasets.synth.sources import shared_data, xiangqi_labels
 from scoring.tiles import ALL_TILES
 from vision.boxes import iou_matrix
@@ -286,9 +286,10 @@ def _build_range(
     mix: FaceMix,
     white_dragon_share: float = WHITE_DRAGON_SHARE,
     roll_share: float = 0.0,
+    favoured: Favoured = (),
 ) -> tuple[int, list[np.ndarray]]:
     """Scenes ``first``..``stop-1``; returns the crops written and up to 12 labelled samples."""
-    maker = SceneMaker(FaceLibrary(mix=mix), white_dragon_share)
+    maker = SceneMaker(FaceLibrary(mix=mix), white_dragon_share, favoured)
     started = time.time()
     crops = 0
     samples: list[np.ndarray] = []
@@ -317,15 +318,27 @@ def build(
     mix: FaceMix = DEFAULT_MIX,
     white_dragon_share: float = WHITE_DRAGON_SHARE,
     roll_share: float = 0.0,
+    favoured: Favoured = (),
 ) -> dict[str, int]:
     """Scene ``i`` depends only on ``seed`` and ``i``, so ``jobs`` processes give the same set.
     ``mix`` says how the faces are drawn (real, reinked, hollow bones); ``white_dragon_share``
-    how many mahjong tiles are white dragons outright (``scene.mahjong_code``); ``roll_share``
-    how many scenes are seen by a camera rolled a quarter, a half or three quarters (``rolled``)."""
+    how many mahjong tiles are white dragons outright (``scene.mahjong_code``), ``favoured``
+    which other codes are drawn outright and how often; ``roll_share`` how many scenes are seen
+    by a camera rolled a quarter, a half or three quarters (``rolled``)."""
     prepare(out)
     step = -(-scenes // max(1, jobs))
     ranges = [
-        (out, a, min(a + step, scenes), seed, val_share, mix, white_dragon_share, roll_share)
+        (
+            out,
+            a,
+            min(a + step, scenes),
+            seed,
+            val_share,
+            mix,
+            white_dragon_share,
+            roll_share,
+            favoured,
+        )
         for a in range(0, scenes, step)
     ]
     if jobs > 1:
@@ -350,6 +363,14 @@ def _share(text: str) -> float:
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a share from 0 to 1")
     return value
+
+
+def _favour(text: str) -> tuple[str, float]:
+    """``CODE=SHARE``: a mahjong tile's code and the share of picks drawn as it outright."""
+    code, equals, share = text.partition("=")
+    if code not in MAHJONG_CODES or not equals:
+        raise argparse.ArgumentTypeError(f"{text!r} is not CODE=SHARE with a mahjong tile's code")
+    return code, _share(share)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -400,6 +421,15 @@ def main(argv: list[str] | None = None) -> int:
         "misses most)",
     )
     parser.add_argument(
+        "--favour",
+        type=_favour,
+        action="append",
+        default=[],
+        metavar="CODE=SHARE",
+        help="draw this tile outright this share of the mahjong picks, after the white dragon's "
+        "(repeatable; e.g. 1s=0.04 for the bird the real photos' classifier reads worst)",
+    )
+    parser.add_argument(
         "--roll-share",
         type=_share,
         default=0.0,
@@ -409,6 +439,8 @@ def main(argv: list[str] | None = None) -> int:
         "benchmarks/turned_photos.py)",
     )
     args = parser.parse_args(argv)
+    if args.white_dragon_share + sum(share for _, share in args.favour) > 1.0:
+        parser.error("--white-dragon-share and the --favour shares add up to more than 1")
     counts = build(
         args.out,
         args.scenes,
@@ -424,6 +456,7 @@ def main(argv: list[str] | None = None) -> int:
         ),
         white_dragon_share=args.white_dragon_share,
         roll_share=args.roll_share,
+        favoured=tuple(args.favour),
     )
     print(counts)
     return 0

@@ -36,10 +36,24 @@ PIECE_CODES = [t.code for t in ALL_TILES if t.is_piece]
 WHITE_DRAGON, WHITE_DRAGON_SHARE = "5z", 0.07
 
 
-def mahjong_code(rng: random.Random, white_dragon_share: float = WHITE_DRAGON_SHARE) -> str:
-    """A tile's code: the white dragon outright ``white_dragon_share`` of the picks, else a
-    uniform pick (at the default, about 9.5% white dragons in all)."""
-    return WHITE_DRAGON if rng.random() < white_dragon_share else rng.choice(MAHJONG_CODES)
+# Codes drawn outright, each its share of the mahjong picks (build --favour 1s=0.04): a tile the
+# real photos' classifier reads worst can be drawn more often, as the white dragon is.
+Favoured = tuple[tuple[str, float], ...]
+
+
+def mahjong_code(
+    rng: random.Random, white_dragon_share: float = WHITE_DRAGON_SHARE, favoured: Favoured = ()
+) -> str:
+    """A tile's code: the white dragon outright ``white_dragon_share`` of the picks, each
+    ``favoured`` code its share after it, else a uniform pick (at the default, about 9.5% white
+    dragons in all). One draw decides all of them, so a build without ``favoured`` draws the
+    tiles its seed drew before there was one."""
+    draw = rng.random()
+    for code, share in ((WHITE_DRAGON, white_dragon_share), *favoured):
+        if draw < share:
+            return code
+        draw -= share
+    return rng.choice(MAHJONG_CODES)
 
 
 @dataclass(frozen=True)
@@ -165,10 +179,19 @@ def _apply(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
 class SceneMaker:
     """Makes scenes from a face library; deterministic for a given ``random.Random``."""
 
-    def __init__(self, faces: FaceLibrary, white_dragon_share: float = WHITE_DRAGON_SHARE) -> None:
+    def __init__(
+        self,
+        faces: FaceLibrary,
+        white_dragon_share: float = WHITE_DRAGON_SHARE,
+        favoured: Favoured = (),
+    ) -> None:
         self.faces = faces
         self.white_dragon_share = white_dragon_share  # of the mahjong tiles picked outright
+        self.favoured = favoured  # the other codes picked outright, each with its share
         self.thick = False  # deep bodies in _place; make() turns it on, example photos keep it off
+
+    def mahjong_code(self, rng: random.Random) -> str:
+        return mahjong_code(rng, self.white_dragon_share, self.favoured)
 
     def make(self, rng: random.Random) -> tuple[np.ndarray, list[PlacedTile]]:
         style = rng.random()
@@ -232,7 +255,7 @@ class SceneMaker:
         x = rng.uniform(40, max(41, width - (n + 6) * tw - 40))
         y = rng.uniform(th + 20, height - 2.5 * th - 20)
         bend = rng.uniform(-0.004, 0.004)
-        codes = [mahjong_code(rng, self.white_dragon_share) for _ in range(n)]
+        codes = [self.mahjong_code(rng) for _ in range(n)]
         for i, code in enumerate(codes):
             gap = tw * rng.uniform(0.5, 1.0) if i == n - 1 and rng.random() < 0.7 else 0
             x += gap
@@ -251,7 +274,7 @@ class SceneMaker:
             sideways = (
                 rng.randrange(size) if kind in ("chi", "pon", "kong") and rng.random() < 0.7 else -1
             )
-            code = mahjong_code(rng, self.white_dragon_share)
+            code = self.mahjong_code(rng)
             for j in range(size):
                 down = kind == "concealed" and j in (0, size - 1)
                 if j == sideways:
@@ -805,7 +828,7 @@ class _Close:
         rng = self.rng
         if rng.random() < 0.06:
             return rng.choice(FLOWER_CODES)
-        return mahjong_code(rng, self.maker.white_dragon_share)
+        return self.maker.mahjong_code(rng)
 
     def pile(self, count: int, spread: float, centre=(0.0, 0.0), backs: float = 0.4) -> None:  # type: ignore[no-untyped-def]
         rng = self.rng

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from datasets.synth import faces, sources
 from datasets.synth.build import CLASSIFIER_CLASSES, DETECTOR_CLASSES, build
 from datasets.synth.faces import FACE_SIZE, FaceLibrary, FaceMix, render_face
-from datasets.synth.scene import MAHJONG_CODES, SceneMaker, mahjong_code
+from datasets.synth.scene import MAHJONG_CODES, WHITE_DRAGON_SHARE, SceneMaker, mahjong_code
 from scoring.tiles import ALL_TILES, tile_from_code
 
 pytestmark = pytest.mark.skipif(not faces.cjk_fonts(), reason="needs fonts-noto-cjk")
@@ -585,6 +585,51 @@ def test_a_white_dragon_share_outside_0_to_1_is_a_usage_error(capsys) -> None:  
         main(["--out", "unused", "--white-dragon-share", "-0.1"])
     assert stopped.value.code == 2
     assert "'-0.1' is not a share from 0 to 1" in capsys.readouterr().err
+
+
+def test_a_favoured_tile_is_drawn_its_share_and_without_one_the_draws_are_as_before() -> None:
+    rng = random.Random(4)
+    picks = Counter(mahjong_code(rng, 0.07, (("1s", 0.3),)) for _ in range(20000))
+    assert 0.30 < picks["1s"] / 20000 < 0.34  # 30% outright, 1 in 37 of the rest
+    assert 0.07 < picks["5z"] / 20000 < 0.10
+    # The seed's tiles of builds made before --favour: one draw, then the uniform pick.
+    old, new = random.Random(9), random.Random(9)
+    before = [
+        "5z" if old.random() < WHITE_DRAGON_SHARE else old.choice(MAHJONG_CODES) for _ in range(500)
+    ]
+    assert [mahjong_code(new) for _ in range(500)] == before
+
+
+def test_a_scene_maker_draws_its_favoured_tiles() -> None:
+    # Most tiles, not all: a few loose tiles are drawn from every code and flower alike.
+    def bird_share(maker: SceneMaker) -> float:
+        codes = [
+            t.code
+            for seed in range(6)
+            for t in maker.make(random.Random(seed))[1]
+            if t.code is not None and not t.piece and t.code in MAHJONG_CODES
+        ]
+        return codes.count("1s") / len(codes)
+
+    assert bird_share(SceneMaker(FaceLibrary(), favoured=(("1s", 0.9),))) > 0.7
+    assert bird_share(SceneMaker(FaceLibrary())) < 0.2
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        (["--favour", "1q=0.1"], "'1q=0.1' is not CODE=SHARE with a mahjong tile's code"),
+        (["--favour", "1s"], "'1s' is not CODE=SHARE with a mahjong tile's code"),
+        (["--favour", "1s=0.6", "--favour", "2s=0.4"], "add up to more than 1"),
+    ],
+)
+def test_a_favour_that_cannot_be_drawn_is_a_usage_error(argv, error, capsys) -> None:  # type: ignore[no-untyped-def]
+    from datasets.synth.build import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--out", "unused", *argv])
+    assert stopped.value.code == 2
+    assert error in capsys.readouterr().err
 
 
 def test_a_rolled_camera_turns_the_pixels_and_every_tile_with_them(tmp_path: Path) -> None:
