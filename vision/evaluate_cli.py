@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scoring import strict_json
+from scoring.cli import write_json
 from scoring.errors import TilescoreError
 from vision.folders import check_writable
 from vision.json_values import finite_number
@@ -130,6 +131,11 @@ def run(args: argparse.Namespace) -> int:
     if not args.json and sys.stderr.isatty():
         print(file=sys.stderr)
     if not results and unreadable:  # none read: the folder is wrong, say why once
+        if args.json:
+            # A --json caller reads stdout: it gets the failure there too, in the shape of a
+            # hand or photo that failed ({"error": ...}, as score and detect print them), with
+            # each photo's own reason; the exit status and the stderr line stay as they were.
+            write_json({"error": unreadable[0]["error"], "unreadable": unreadable})
         raise TilescoreError(unreadable[0]["error"])
     if args.record and unreadable:
         # The shipped files say how well they read the whole set, or nothing new: a figure

@@ -452,3 +452,22 @@ def test_two_labels_of_one_photo_are_refused(tmp_path, capsys):
     assert main(["evaluate", "--labels", str(labels), "--photos", str(source)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "labels the photo 'taiwan-pinghu.jpg'" in err
+
+
+def test_json_gets_an_object_when_no_photo_could_be_read(tmp_path):
+    # Every photo empty or not a photo: the one stderr line came, and stdout held nothing for a
+    # --json caller to read. Now it holds one object saying why, as a failed hand's does.
+    from tests.cli_run import tilescore
+
+    labels, photos = tmp_path / "labels", tmp_path / "photos"
+    labels.mkdir()
+    photos.mkdir()
+    for name, content in (("empty", b""), ("garbage", b"not a photo at all")):
+        (photos / f"{name}.jpg").write_bytes(content)
+        (labels / f"{name}.json").write_text(json.dumps({"image": f"{name}.jpg", "tiles": []}))
+    run = tilescore("evaluate", "--labels", labels, "--photos", photos, "--json")
+    assert run.returncode == 2
+    assert run.stderr.startswith("error: ") and run.stderr.count("\n") == 1, run.stderr
+    report = json.loads(run.stdout)
+    assert report["error"] == run.stderr.removeprefix("error: ").rstrip("\n")
+    assert sorted(u["image"] for u in report["unreadable"]) == ["empty.jpg", "garbage.jpg"]
