@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -86,6 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # with its result lost.
         print("error: standard output is closed: nothing could be written", file=sys.stderr)
         return 2
+    _escape_what_utf8_cannot_carry()
     try:
         status = int(module.run(args))
         if sys.stdout is not None:
@@ -117,6 +119,17 @@ def _serves(args: argparse.Namespace) -> bool:
     if args.command == "label":
         return not (args.export or args.import_file or args.report)
     return bool(args.command == "serve")
+
+
+def _escape_what_utf8_cannot_carry() -> None:
+    """A file name whose bytes are not UTF-8 reaches Python as lone surrogates ("\\udcff"); a
+    strict stdout (a UTF-8 locale other than C.UTF-8, PYTHONIOENCODING=utf-8) cannot encode them
+    and the command ended in a traceback after its work was done (``detect`` and ``score PHOTO``
+    print the photo's name). They are written escaped, as Python's stderr already writes them.
+    A stdout that escapes them its own way (surrogateescape: the name's own bytes) is left so;
+    JSON never depends on this (scoring.cli.write_json escapes them itself)."""
+    if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.errors == "strict":
+        sys.stdout.reconfigure(errors="backslashreplace")
 
 
 def _quiet_stdout() -> None:

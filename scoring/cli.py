@@ -123,11 +123,16 @@ def read_json(source: str | None) -> Any:
 
 
 def write_json(value: Any, indent: int | None = None) -> None:
-    """Print ``value`` as strict JSON in valid UTF-8; a result that cannot be is one line.
+    """Print ``value`` as strict JSON in valid UTF-8; a result that cannot be is one line."""
+    print(json_text(value, indent))
+
+
+def json_text(value: Any, indent: int | None = None) -> str:
+    """``value`` as strict JSON text that encodes to valid UTF-8; one that cannot be is one line.
 
     Tile names stay readable (not ``\\uXXXX``) unless the value holds a lone surrogate (a
-    ``"\\udcff"`` escape in the input), which UTF-8 cannot carry: then every non-ASCII
-    character is escaped instead."""
+    ``"\\udcff"`` escape in the input, or a file name whose bytes are not UTF-8), which UTF-8
+    cannot carry: then every non-ASCII character is escaped instead."""
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False, indent=indent)
         try:
@@ -138,7 +143,7 @@ def write_json(value: Any, indent: int | None = None) -> None:
         raise TilescoreError("the result is nested too deeply to write") from None
     except ValueError as error:
         raise _unwritable(error) from None
-    print(text)
+    return text
 
 
 def write_text(render: Callable[[], str]) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scoring import strict_json
-from scoring.cli import write_json
+from scoring.cli import json_text, write_json
 from scoring.errors import TilescoreError
 from vision.folders import check_writable
 from vision.json_values import finite_number
@@ -284,7 +284,8 @@ def _record(
         meta = json.loads(path.read_text())
         meta.setdefault("metrics", {})[args.record] = summary
         temporary = path.with_suffix(".json.tmp")
-        temporary.write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
+        # json_text: a labels folder named in bytes that are not UTF-8 cannot be written raw.
+        temporary.write_text(json_text(meta, indent=2) + "\n", encoding="utf-8")
         os.replace(temporary, path)
 
 
@@ -381,7 +382,12 @@ def _report(
         text += f"\nlabelled backs are painted: {colours} (tile_sets.json back_colour)"
     if unreadable:
         text += f"\nleft out, not read: {len(unreadable)} of {len(labels)} labelled photos"
-    print(json.dumps(report, ensure_ascii=False) if args.json else text)
+    if args.json:
+        # Through write_json: a photo or label name whose bytes are not UTF-8 went out raw, or
+        # as a traceback, where the output must be JSON in UTF-8.
+        write_json(report)
+    else:
+        print(text)
     for photo in unreadable:
         print(f"error: {photo['error']}", file=sys.stderr)
     return 1 if unreadable else 0

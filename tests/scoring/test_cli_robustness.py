@@ -2,6 +2,7 @@
 status, and output that is always strict JSON in UTF-8."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -270,3 +271,17 @@ def test_a_photo_option_beside_a_typed_or_json_hand_is_refused(tmp_path, option)
     one_line_error(tilescore("score", "--json", path, *option), f"{option[0]} is for a photo")
     typed = ["--hand", "123456789m234567p11s", "--win", "7p"]
     one_line_error(tilescore("score", *typed, *option), f"{option[0]} is for a photo")
+
+
+def test_a_photo_name_that_is_not_utf8_is_escaped_on_a_strict_stdout(tmp_path):
+    # score PHOTO names the photo on its first line: with stdout strict UTF-8 (a UTF-8 locale
+    # other than C.UTF-8) a name of bytes that are not UTF-8 ended in a traceback; --json
+    # escaped it already (write_json).
+    name = os.fsdecode(b"hand\xff.jpg")
+    (tmp_path / name).write_bytes(PHOTO.read_bytes())
+    strict = {"PYTHONIOENCODING": "utf-8"}
+    run = tilescore("score", name, "--seat", "S", cwd=tmp_path, env=strict)
+    assert run.returncode == 0 and not run.stderr, run.stderr
+    assert run.stdout.startswith("hand\\udcff.jpg: 18 tiles read\n") and "Total" in run.stdout
+    run = tilescore("score", name, "--seat", "S", "--json", cwd=tmp_path, env=strict)
+    assert run.returncode == 0 and json.loads(run.stdout)["result"]["winning"]

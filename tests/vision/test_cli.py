@@ -204,3 +204,18 @@ def test_a_drawing_never_lands_on_a_photo_being_read(tmp_path):
         "a.annotated.annotated.jpg",
         "a-3.annotated.jpg",
     ]
+
+
+def test_a_photo_name_that_is_not_utf8_is_escaped_in_the_table_on_a_strict_stdout(setup, tmp_path):
+    # With stdout strict UTF-8 (a UTF-8 locale other than C.UTF-8, PYTHONIOENCODING=utf-8) the
+    # name's lone surrogate ended the run in a UnicodeEncodeError traceback after the reading.
+    root, models = setup
+    name = os.fsdecode(b"bad\xffname.jpg")
+    (tmp_path / name).write_bytes((root / "a.jpg").read_bytes())
+    result = subprocess.run(
+        [sys.executable, "-m", "device.cli", "detect", "--models", str(models), name],
+        capture_output=True, cwd=tmp_path, timeout=60,
+        env=os.environ | {"PYTHONPATH": str(REPO), "PYTHONIOENCODING": "utf-8"},
+    )  # fmt: skip
+    assert result.returncode == 0 and not result.stderr, result.stderr
+    assert result.stdout.decode("utf-8").startswith("bad\\udcffname.jpg: 400x200, 2 tiles")

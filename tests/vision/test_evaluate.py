@@ -1,12 +1,16 @@
 """Matching predictions to labels, the metrics worked out by hand, and ``tilescore evaluate``."""
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 
 import cv2
 import pytest
 
 from device.cli import main
+from tests.cli_run import REPO, tilescore
 from tests.vision.scene import scene_photo
 from vision.detection import Detection
 from vision.evaluate import EXTRA, MISSED, Evaluation, match_photo
@@ -457,8 +461,6 @@ def test_two_labels_of_one_photo_are_refused(tmp_path, capsys):
 def test_json_gets_an_object_when_no_photo_could_be_read(tmp_path):
     # Every photo empty or not a photo: the one stderr line came, and stdout held nothing for a
     # --json caller to read. Now it holds one object saying why, as a failed hand's does.
-    from tests.cli_run import tilescore
-
     labels, photos = tmp_path / "labels", tmp_path / "photos"
     labels.mkdir()
     photos.mkdir()
@@ -471,3 +473,25 @@ def test_json_gets_an_object_when_no_photo_could_be_read(tmp_path):
     report = json.loads(run.stdout)
     assert report["error"] == run.stderr.removeprefix("error: ").rstrip("\n")
     assert sorted(u["image"] for u in report["unreadable"]) == ["empty.jpg", "garbage.jpg"]
+
+
+def test_a_photo_name_that_is_not_utf8_is_escaped_in_the_json(tmp_path):
+    # A label naming a photo whose bytes are not UTF-8 ("\udcff" in the label's JSON, as a file
+    # name reads in Python): the report went out with the raw byte (no UTF-8), or as a
+    # UnicodeEncodeError traceback on a strict stdout. It is escaped now, as detect escapes it.
+    labels, photos, _ = _example_labels(tmp_path)
+    name = os.fsdecode(b"hand\xff.jpg")
+    (photos / "taiwan-pinghu.jpg").rename(photos / name)
+    (labels / "taiwan-melds.json").unlink()
+    label = json.loads((labels / "taiwan-pinghu.json").read_text())
+    (labels / "taiwan-pinghu.json").write_text(json.dumps({**label, "image": name}))
+    argv = ["evaluate", "--labels", labels, "--photos", photos, "--json"]
+    for stdout in ("utf-8", "utf-8:surrogateescape"):
+        run = subprocess.run(
+            [sys.executable, "-m", "device.cli", *map(str, argv)],
+            capture_output=True, cwd=tmp_path, timeout=120,
+            env=os.environ | {"PYTHONPATH": str(REPO), "PYTHONIOENCODING": stdout},
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr
+        report = json.loads(run.stdout.decode("utf-8"))
+        assert report["per_photo"][0]["image"] == name and report["tile_accuracy"] == 1.0
