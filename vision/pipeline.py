@@ -255,6 +255,12 @@ class TilePipeline:
             keep = beside_confident(boxes, scores >= self.detect_confidence)
             boxes, scores, class_ids = boxes[keep], scores[keep], class_ids[keep]
             _add_ms(timing, "nms", start)
+        # A box held inside the photo (clip_boxes) may keep less than a pixel of it: one
+        # predicted in the letterbox's padding, or past the photo's edge. It shows no tile (its
+        # crop is blank, read as some tile all the same), and reconstruct refuses a box of no
+        # area (vision.layout.tiles), so detect's own output is never one it refuses.
+        sized = (boxes[:, 2] - boxes[:, 0] >= 1) & (boxes[:, 3] - boxes[:, 1] >= 1)
+        boxes, scores, class_ids = boxes[sized], scores[sized], class_ids[sized]
         box_list = [tuple(float(v) for v in box) for box in boxes]
         kinds = [info.classes[int(i)] for i in class_ids]
         return box_list, [float(s) for s in scores], kinds  # type: ignore[return-value]

@@ -48,6 +48,12 @@ def one_line_error(status, out, err, *words):
         ({"box": [10**400, 0, 30, 40]}, "tiles[0].box"),
         # A number, but no photo's: it overflowed the distances, and the hand fell apart.
         ({"box": [1e300, 0, 1e300 + 30, 40]}, "tiles[0].box must be within 100000 pixels"),
+        # No area, or corners the other way round ([x, y, width, height]): read as a tile, a
+        # line of a box moved the rows about; swapped, a width-and-height box became another.
+        ({"box": [30, 0, 30, 40]}, "tiles[0].box must be [x1, y1, x2, y2] with x1 < x2"),
+        ({"box": [0, 40, 30, 40]}, "tiles[0].box must be [x1, y1, x2, y2] with x1 < x2"),
+        ({"box": [30, 40, 0, 0]}, "a box of some area), got [30, 40, 0, 0]"),
+        ({"box": [500, 300, 60, 90]}, "tiles[0].box"),
         ({"confidence": "high"}, "tiles[0].confidence"),
         ({"confidence": [1]}, "tiles[0].confidence"),
         ({"confidence": 2}, "tiles[0].confidence must be a number from 0 to 1"),
@@ -155,3 +161,15 @@ def test_a_five_read_as_red_is_plain_where_the_rule_set_has_none(tmp_path, capsy
     assert riichi["rules"] == {"red_fives": True} and "0" in riichi["hand"]
     assert main(["reconstruct", "--variant", "taiwan", "--red-fives", str(path)]) == 2
     assert "taiwan is played without red fives" in capsys.readouterr().err
+
+
+def test_a_box_of_no_area_is_refused_naming_it():
+    # One tile's box made a line (x1 == x2) in a hand's detections: the hand came back with its
+    # first three tiles as an open chi, exit status 0 and no problem said.
+    tiles = row(HAND16)
+    x1, y1, _, y2 = tiles[2]["box"]
+    tiles[2] = {**tiles[2], "box": [x1, y1, x1, y2]}
+    run = tilescore("reconstruct", "-", stdin=json.dumps(photo(tiles)))
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.startswith("error: tiles[2].box must be [x1, y1, x2, y2] with x1 < x2")
+    assert run.stderr.count("\n") == 1, run.stderr

@@ -219,3 +219,29 @@ def test_a_photo_name_that_is_not_utf8_is_escaped_in_the_table_on_a_strict_stdou
     )  # fmt: skip
     assert result.returncode == 0 and not result.stderr, result.stderr
     assert result.stdout.decode("utf-8").startswith("bad\\udcffname.jpg: 400x200, 2 tiles")
+
+
+def test_a_box_with_no_pixel_in_the_photo_is_no_tile(tmp_path):
+    # A box the detector put in the letterbox's padding was held to the photo's edge as a line
+    # (y1 == y2 == 0), read from a blank crop as a tile, and written in detect's JSON as one that
+    # reconstruct refuses.
+    rows = np.array(
+        [
+            detector_row([4, 24, 12, 36], 0, 0.9),  # photo box (25, 50, 75, 125)
+            detector_row([20, 2, 28, 10], 0, 0.9),  # above the photo: in the padding
+        ]
+    )
+    models = two_stage_models(tmp_path / "models", rows, {"9p": (10, 200, 200)})
+    photo = np.full((200, 400, 3), 114, np.uint8)
+    photo[50:125, 25:75] = (200, 200, 10)
+    cv2.imwrite(str(tmp_path / "a.png"), photo)
+    result = detect(tmp_path / "a.png", "--json", "--models", models)
+    assert result.returncode == 0, result.stderr
+    tiles = json.loads(result.stdout)["tiles"]
+    assert [t["code"] for t in tiles] == ["9p"]
+    chained = subprocess.run(
+        [sys.executable, "-m", "device.cli", "reconstruct", "-"],
+        input=result.stdout, capture_output=True, text=True, cwd=REPO, timeout=60,
+        env=os.environ | {"PYTHONPATH": str(REPO)},
+    )  # fmt: skip
+    assert chained.returncode == 0, chained.stderr

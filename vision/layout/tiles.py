@@ -108,7 +108,17 @@ def _box(index: int, raw: Any) -> tuple[float, float, float, float]:
         # 1e300 passes as a number, then overflows the arithmetic of distances and areas.
         raise _bad(index, "box", f"within {MAX_SIDE} pixels of a photo's corner", raw)
     x1, y1, x2, y2 = corners
-    return (min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
+    if x2 <= x1 or y2 <= y1:
+        # Refused, not left out with a warning: detect writes no such box, so one is a file
+        # edited by hand or another tool's, and the layout cannot guess the tile it meant. A
+        # box of no area counted as a tile misplaces its row (123m was read as an open chi,
+        # said nowhere); one left out makes a hand short of a tile, scored as if photographed
+        # so. Corners the other way round were once swapped into place, but they are most
+        # often [x, y, width, height] (COCO's boxes), which swapping turned into another box.
+        raise _bad(
+            index, "box", "[x1, y1, x2, y2] with x1 < x2 and y1 < y2 (a box of some area)", raw
+        )
+    return (x1, y1, x2, y2)
 
 
 def _confidence(index: int, raw: Any) -> float:
