@@ -329,6 +329,12 @@ def red_fives_in_play(variant_name: str, rules: Mapping[str, Any] | None = None)
     return variant.uses_red_fives(variant.resolve_rules(dict(rules or {})))
 
 
+def flowers_in_play(variant_name: str | None) -> bool:
+    """Whether a hand of this variant may hold flowers (Taiwan's); a photo read for one that
+    may not reads no tile as a flower. With no variant named, any hand might."""
+    return variant_name is None or find_variant(variant_name).uses_flowers
+
+
 def variant_name(name: str) -> str:
     """The variant's own name for a name or alias (``象棋`` is ``xiangqi``), without loading it;
     an unknown name is a one-line error listing the known ones."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from scoring import strict_json
 from scoring.cli import json_text, write_json
 from scoring.errors import TilescoreError
+from scoring.variant import flowers_in_play
 from vision.folders import check_writable
 from vision.json_values import finite_number
 from vision.models import SHIPPED_MODELS, thread_count
@@ -70,7 +71,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--variant",
         metavar="RULES",
         help="the rule set the photos are of (taiwan, riichi, mingjiang, xiangqi): read with the "
-        "detector the model folder names for its tables, as detect and score do",
+        "detector the model folder names for its tables, as detect and score do, and, for a "
+        "rule set without flowers, no tile read as a flower, as score does",
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument(
@@ -113,7 +115,9 @@ def run(args: argparse.Namespace) -> int:
             unreadable.append({"image": label.image, "error": str(error)})
             continue
         decode_ms = round((time.perf_counter() - start) * 1000, 2)
-        reading = pipeline.read(decoded.pixels, **facts[label.image].read_options)
+        reading = pipeline.read(
+            decoded.pixels, flowers=flowers_in_play(args.variant), **facts[label.image].read_options
+        )
         timing = {"decode": decode_ms, **reading.timing_ms}
         timing["total"] = round(decode_ms + reading.timing_ms["total"], 2)
         scale = _label_scale(decoded, label, photo)

@@ -16,6 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scoring.tiles import tile_from_code
 from vision.boxes import clip_boxes, decode_yolo, grown, letterbox, nms, to_original
 from vision.crops import crop_upright, read_crops, to_batch
 from vision.detection import LOW_CONFIDENCE, Detection, PhotoReading, reading_order
@@ -164,6 +165,9 @@ class TilePipeline:
             self._red_to_five = [
                 (i, codes.index(plain_five(c))) for i, c in enumerate(codes) if plain_five(c) != c
             ]
+            self._is_flower = np.array(
+                [c is not None and tile_from_code(c).is_flower for c in codes]
+            )
 
     @property
     def score_floor(self) -> float:
@@ -184,12 +188,19 @@ class TilePipeline:
         return tuple(infos)
 
     def read(
-        self, image: np.ndarray, red_fives: bool = True, backs: Backs = UNSAID_BACKS
+        self,
+        image: np.ndarray,
+        red_fives: bool = True,
+        backs: Backs = UNSAID_BACKS,
+        flowers: bool = True,
     ) -> PhotoReading:
         """Every tile in a BGR photo, in reading order, with milliseconds per stage.
 
         ``red_fives=False`` is for a tile set (or a rule set) without red fives: a five read as
         red is a plain five. Sets whose plain fives carry red (most Chinese sets) need it.
+        ``flowers=False`` is for a rule set played without flowers: no tile is read as one, and
+        a face the classifier took for a flower is read as its likeliest other tile (the bird
+        1s it most often takes for one; docs/vision.md).
         ``backs`` says what the set's backs look like: white ones are not told from a blank 白 by
         colour, and a declared colour drops weak backs of another hue (vision/face_colour.py).
         """
@@ -202,10 +213,10 @@ class TilePipeline:
                 for box, score, kind in zip(boxes, scores, kinds, strict=True)
             ]
         else:
-            tiles = self._classify(image, boxes, scores, kinds, timing, red_fives, backs)
+            tiles = self._classify(image, boxes, scores, kinds, timing, red_fives, backs, flowers)
             if self.second_opinion is not None:
                 asked = time.perf_counter()
-                tiles = question(image, tiles, self.second_opinion, SURE_BOX, red_fives)
+                tiles = question(image, tiles, self.second_opinion, SURE_BOX, red_fives, flowers)
                 timing["second_opinion"] = _ms(asked)
         timing["total"] = _ms(start)
         return PhotoReading(reading_order(tuple(tiles)), timing)
@@ -314,6 +325,7 @@ class TilePipeline:
         timing: dict[str, float],
         red_fives: bool = True,
         backs: Backs = UNSAID_BACKS,
+        flowers: bool = True,
     ) -> list[Detection]:
         assert self.classifier is not None
         info = self.classifier.info
@@ -341,6 +353,15 @@ class TilePipeline:
             for red, five in self._red_to_five:
                 probabilities[:, five] += probabilities[:, red]
                 probabilities[:, red] = 0.0
+        # A face read as a flower where none is in play is read as its runner-up, and asked
+        # about however sure that is of the tiles left: the bird 1s it most often is was read
+        # as an 8s surely instead on a real photo (docs/vision.md).
+        took_a_flower = np.zeros(len(probabilities), bool)
+        if not flowers:
+            took_a_flower = self._is_flower[probabilities.argmax(axis=1)]
+            # Not folded into another class, as a red five is: a flower's likeness says nothing
+            # of which tile it is.
+            probabilities[:, self._is_flower] = 0.0
         timing["classifier"] = _ms(start)
         row_of = {tile: row for row, tile in enumerate(to_read)}
         tiles: list[Detection] = []
@@ -378,7 +399,14 @@ class TilePipeline:
             left = ~dropped
             dropped[left] = out_of_scale(boxes_kept[left], weak[left], width, height)
         kept = [tile for tile, drop in zip(kept, dropped, strict=True) if not drop]
-        return self._fit_the_set(kept, read_from, probabilities)
+        fitted = self._fit_the_set(kept, read_from, probabilities)
+        # Flagged last: a flag earlier would count it weak, and weak boxes beside surer ones drop.
+        return [
+            replace(tile, low_confidence=True)
+            if id(tile) in read_from and took_a_flower[read_from[id(tile)][0]]
+            else tile
+            for tile in fitted
+        ]
 
     def _fit_the_set(
         self,

@@ -10,7 +10,7 @@ from typing import Any
 from scoring.cli import exit_status, format_result, hand_from_options, write_json, write_text
 from scoring.errors import TilescoreError
 from scoring.hand_json import score_json, wins_under
-from scoring.variant import red_fives_in_play
+from scoring.variant import flowers_in_play, red_fives_in_play
 from vision.annotate import (
     annotate,
     annotation_target,
@@ -35,7 +35,12 @@ def score_photo_command(args: argparse.Namespace) -> int:
     decoded = load_photo(photo)
     variant = args.variant or "taiwan"
     pipeline = load_pipeline(Path(args.models or SHIPPED_MODELS), variant=variant)
-    read = pipeline.read(decoded.pixels, red_fives=_red_fives(args), backs=backs)
+    read = pipeline.read(
+        decoded.pixels,
+        red_fives=_red_fives(args),
+        backs=backs,
+        flowers=flowers_in_play(variant),
+    )
     tiles = [t.to_json() for t in read.scaled(*decoded.scale).tiles]
     # The hand was laid down because it won: a reading that is no winning hand under these rules
     # is completed by the doubtful tiles' runner-ups where they make it one.

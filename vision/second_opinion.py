@@ -45,14 +45,16 @@ def question(
     second: OnnxModel,
     sure_box: float,
     red_fives: bool = True,
+    flowers: bool = True,
 ) -> list[Detection]:
     """The tiles, with each face-up mahjong tile the ``second`` classifier reads as another tile
     flagged and given that tile as its first alternative, and each flagged tile in a box the
     detector scores ``sure_box`` or more that both read surely as the same tile no longer
     flagged (``AGREED_FIRST``, ``AGREED_SECOND``). Pieces, backs and the second's "no tile" are
     left as they are (asking whether a found tile is a tile asked 7 more questions on the real
-    photos and caught nothing more). ``red_fives=False``: red fives count as fives, as in the
-    first classifier's reads (TilePipeline.read)."""
+    photos and caught nothing more). ``red_fives=False``: red fives count as fives, and
+    ``flowers=False``: no tile is read as a flower, as in the first classifier's reads
+    (TilePipeline.read)."""
     codes = [c.code for c in second.info.classes]
     asked = [k for k, tile in enumerate(tiles) if _mahjong_tile(tile.code)]
     if not asked:
@@ -60,7 +62,12 @@ def question(
     size = second.info.input_size
     crops = [crop_upright(image, tiles[k].box, tiles[k].rotated, size) for k in asked]
     # Mahjong tiles only: a piece is read by the piece reader, a back has no face to name.
-    names_a_tile = np.array([_mahjong_tile(code) for code in codes])
+    names_a_tile = np.array(
+        [
+            _mahjong_tile(code) and (flowers or not tile_from_code(str(code)).is_flower)
+            for code in codes
+        ]
+    )
     probabilities = np.where(names_a_tile, read_crops(second, crops), 0.0)
     if not red_fives:
         for red, code in enumerate(codes):

@@ -67,7 +67,11 @@ class Reader:
     def read(
         self, image: np.ndarray, red_fives: bool = True, variant: str | None = None
     ) -> list[dict[str, Any]]:
-        reading = self.pipeline(variant).read(image, red_fives=red_fives, backs=self.backs)
+        from scoring.variant import flowers_in_play
+
+        reading = self.pipeline(variant).read(
+            image, red_fives=red_fives, backs=self.backs, flowers=flowers_in_play(variant)
+        )
         # The detect JSON of each tile (docs/contracts.md), runner-up reads in: the layout tries
         # them to make a meld or a winning hand.
         return [d.to_json() for d in reading.tiles]

@@ -1,5 +1,6 @@
-"""Two reading choices: a classifier with a ``back`` class judges the detector's face-down boxes,
-and a tile set without red fives reads a red-painted five as a plain five."""
+"""Three reading choices: a classifier with a ``back`` class judges the detector's face-down boxes,
+a tile set without red fives reads a red-painted five as a plain five, and a rule set without
+flowers reads no tile as a flower."""
 
 import numpy as np
 import pytest
@@ -64,6 +65,25 @@ def test_a_set_without_red_fives_reads_a_red_five_as_a_five(tmp_path):
     assert read(folder, red_fives=True)[-1] == "0m"
     fives = load_pipeline(folder).read(photo(), red_fives=False).tiles[-1]
     assert fives.classifier_confidence == pytest.approx(1.0, abs=0.01)  # 0m's share moved to 5m
+
+
+def test_a_rule_set_without_flowers_reads_a_flower_like_face_as_its_runner_up(tmp_path):
+    bird = (120, 160, 90)  # a face the classifier takes for 1f first, 1s a close second
+    tiles = (((25, 50, 75, 125), 0, bird),)
+    colours = {"1f": bird, "1s": (128, 168, 98), "not_a_tile": (114, 114, 114)}
+    folder = colour_pair(
+        tmp_path / "m", [(box, cls, 0.9) for box, cls, _ in tiles], colours, NAMES_WITH_BACK
+    )
+    image = painted_photo(tiles)
+    (with_flowers,) = load_pipeline(folder).read(image).tiles
+    (without,) = load_pipeline(folder).read(image, flowers=False).tiles
+    assert with_flowers.code == "1f"
+    assert without.code == "1s"
+    assert with_flowers.alternatives[0][0] == "1s"
+    # Weighed among the tiles it may be, where the flower's share is no evidence of either, and
+    # asked about however sure that is: the classifier saw something else first.
+    assert without.classifier_confidence > 0.99 and without.alternatives == ()
+    assert without.low_confidence and not with_flowers.low_confidence
 
 
 def test_single_stage_red_fives_fold_too(tmp_path):

@@ -79,6 +79,15 @@ def test_red_fives_are_folded_as_the_first_reads_are(scene_models, tmp_path):
     assert plain.code == "5m" and not plain.low_confidence  # a set without red fives: agreed
 
 
+def test_a_rule_set_without_flowers_hears_no_flower_from_the_second(scene_models, tmp_path):
+    near = tuple(v + 6 for v in RGB["5m"])  # the second's 5m, a little off: 1f first
+    colours = {"1f": RGB["5m"], "5m": near}
+    pipeline = load_pipeline(with_second_opinion(scene_models, tmp_path / "m", colours))
+    assert by_box(pipeline.read(scene_photo()))[MAN].alternatives[0][0] == "1f"  # a flower?
+    plain = by_box(pipeline.read(scene_photo(), flowers=False))[MAN]
+    assert plain.code == "5m" and not plain.low_confidence  # no flowers in play: agreed
+
+
 def test_a_second_opinion_with_other_classes_or_input_is_refused(scene_models, tmp_path):
     fewer = with_second_opinion(scene_models, tmp_path / "a", {}, names=CLASSIFIER_NAMES[:-1])
     with pytest.raises(ModelError, match="opn reads other classes than cls: a reader that is a "):
