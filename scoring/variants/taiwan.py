@@ -11,7 +11,8 @@ below are the defaults, each a rule option (see ``OPTIONS``; docs/variants/taiwa
 3. 獨聽 is 1 台 only when the hand waits on exactly one tile; 邊張 崁張 單吊 name its shape, never add;
    not with 地聽, 全求人/半求人, 天胡/地胡/人胡.
 4. 正花: the flower whose number is the seat (東1 南2 西3 北4), one in each set of four; 花槓 2 per
-   complete set of four, which then scores no 正花.
+   complete set of four, which then scores no 正花; 見花見台 (an option) counts every flower, a
+   花槓 set's too.
 5. 大四喜 scores no wind triplets; 小四喜 keeps them; 大/小三元 score no 三元刻.
 6. 天胡/地胡/人胡 add no 門清/自摸/不求人/獨聽; dealer 台 and flowers still count.
 7. The dealer's 2N+1 counts once: in the dealer's own hand when the dealer wins, or paid on top by
@@ -562,7 +563,8 @@ def _dealer_streak(v: TaiwanView) -> Hit | None:
 
 
 def _loose_flowers(v: TaiwanView) -> list[Tile]:
-    """Flowers outside a set of four that 花槓 scored (all of them when 花槓 is off)."""
+    """Flowers outside a set of four that 花槓 scored (all of them when 花槓 is off): those that
+    can be 正花."""
     if not v.rules["flower_kong"]:
         return list(v.hand.flowers)
     in_sets = {t for s in v.flower_sets for t in s}
@@ -601,10 +603,14 @@ def _eight_flowers(v: TaiwanView) -> Hit | None:
 
 
 def _any_flower(v: TaiwanView) -> Hit | None:
+    # Every flower, those of a 花槓 set too: 001's 見花見台 is "一張花牌就計一台", and its 花槓
+    # "不計正花" takes away 正花 alone, so 花槓 adds beside it (four flowers of a set score 2 + 4).
+    # Counting only the flowers outside a set made a fourth flower that completes one lower the
+    # total (1235f: 4, 1234f: 2).
     if not v.rules["any_flower"] or not v.hand.flowers:
         return None
-    n = len(_loose_flowers(v))
-    return Hit(n, f"{n} flower(s)") if n else None
+    n = len(v.hand.flowers)
+    return Hit(n, f"{n} flower(s)")
 
 
 def _any_wind(v: TaiwanView, r: Reading) -> Hit | None:
