@@ -990,6 +990,25 @@ def _waived(rules: Mapping[str, Any]) -> frozenset[tuple[str, str]]:
     return frozenset(waived)
 
 
+_NEVER_TOGETHER = NEVER_TOGETHER + (
+    # 天聽 is the dealer's, 地聽 a player's who has not yet drawn: one hand declares one.
+    (Event.HEAVENLY_READY, Event.EARTHLY_READY),
+)
+
+
+def _check_last_tile_discarded(events: frozenset[Event]) -> None:
+    """``last_tile`` on a discard win is the last discard (``_last_discard`` scores it as 河底撈魚),
+    so it meets none of the events the last discard meets (人胡, 搶槓, ...)."""
+    said = "last_tile (won on a discard: the last discard)"
+    for pair in _NEVER_TOGETHER:
+        if Event.LAST_DISCARD not in pair:
+            continue
+        (other,) = (e for e in pair if e is not Event.LAST_DISCARD)
+        if other in events:
+            first, second = (said if e is Event.LAST_DISCARD else e.value for e in pair)
+            raise HandError(f"{first} and {second} cannot both happen")
+
+
 class Taiwan(Variant):
     name = "taiwan"
     aliases = ("tw",)
@@ -1060,8 +1079,9 @@ class Taiwan(Variant):
             raise HandError("robbing_kong (搶槓) wins another player's tile, not a self-draw")
         if Event.LAST_DISCARD in events and ctx.self_draw:
             raise HandError("last_discard (河底撈魚) is a win on the last discard, not a self-draw")
-        # 天聽 is the dealer's, 地聽 a player's who has not yet drawn: one hand declares one.
-        check_never_together(hand, NEVER_TOGETHER + ((Event.HEAVENLY_READY, Event.EARTHLY_READY),))
+        check_never_together(hand, _NEVER_TOGETHER)
+        if Event.LAST_TILE in events and not ctx.self_draw:
+            _check_last_tile_discarded(events)
         check_robbed_tile(hand)
         for drawn in (Event.AFTER_KONG, Event.AFTER_FLOWER):
             if drawn in events and not ctx.self_draw:
