@@ -993,6 +993,11 @@ def _waived(rules: Mapping[str, Any]) -> frozenset[tuple[str, str]]:
 _NEVER_TOGETHER = NEVER_TOGETHER + (
     # 天聽 is the dealer's, 地聽 a player's who has not yet drawn: one hand declares one.
     (Event.HEAVENLY_READY, Event.EARTHLY_READY),
+    # 七搶一 wins on a flower robbed from another player: a flower is never discarded (so it is not
+    # the last discard, nor 人胡's discard) and is not a tile added to a kong. One win is one of them.
+    (Event.SEVEN_FLOWERS_ROB, Event.ROBBING_KONG),
+    (Event.SEVEN_FLOWERS_ROB, Event.HUMAN_WIN),
+    (Event.SEVEN_FLOWERS_ROB, Event.LAST_DISCARD),
 )
 
 
@@ -1104,7 +1109,9 @@ class Taiwan(Variant):
                 raise HandError(
                     f"seven_flowers_rob (七搶一) needs seven flowers, got {len(hand.flowers)}"
                 )
-            if ctx.self_draw or Event.EIGHT_FLOWERS in events:
+            # The robbed player pays as a discarder would (the table's 被搶者如放槍): a 七搶一
+            # that names nobody is refused, not scored for nobody to pay.
+            if ctx.discarder is None or Event.EIGHT_FLOWERS in events:
                 raise HandError(
                     "seven_flowers_rob (七搶一) robs another player's flower: name them as"
                     " discarder, no self_draw"
