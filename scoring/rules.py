@@ -63,16 +63,10 @@ def resolve_hits(
     once per reading, then resolves each reading's hits together.
     """
     hits = [(item, hit) for item, hit in hits if hit.times > 0]
-    superseded = {
-        code
-        for item, _ in hits
-        if item.supersedes
-        for code in item.supersedes
-        if (item.code, code) not in waived
-    }
+    removed = superseded(hits, waived)
     out = []
     for item, hit in hits:
-        if item.code in superseded:
+        if item.code in removed:
             continue
         key = (item.code, hit.name or item.name, item.value * hit.times, hit.why)
         scored = _SCORED.get(key) if type(key[2]) is int else None
@@ -82,6 +76,39 @@ def resolve_hits(
                 _SCORED[key] = scored
         out.append(scored)
     return out
+
+
+def superseded(
+    hits: Iterable[tuple[RuleItem[View], Hit]],
+    waived: Collection[tuple[str, str]] = (),
+) -> set[str]:
+    """The codes that an item which applied and stands supersedes, less the ``waived`` pairs.
+
+    Only an item that stands supersedes: one superseded itself removes nothing. 大四喜 removes
+    見風見台, and where an option keeps 圈風刻 beside 大四喜 the removed 見風見台 must not take it
+    away again. An item stands when none of the items that supersede it stands; each is decided
+    after those above it, so the answer does not hang on the order of the hits. A cycle of
+    supersessions would leave that undecided: it is an error in the table.
+    """
+    over: dict[str, list[str]] = {}  # code -> the applying items that supersede it
+    for item, hit in hits:
+        if item.supersedes and hit.times > 0:
+            for code in item.supersedes:
+                if (item.code, code) not in waived:
+                    over.setdefault(code, []).append(item.code)
+    if not over:
+        return set()
+    stands: dict[str, bool | None] = {}  # None: being decided
+
+    def standing(code: str) -> bool:
+        if code not in stands:
+            stands[code] = None
+            stands[code] = not any(standing(c) for c in over.get(code, ()))
+        elif stands[code] is None:
+            raise ValueError(f"the supersessions of {code!r} form a cycle")
+        return bool(stands[code])
+
+    return {code for code in over if not standing(code)}
 
 
 # The frozen ``ScoreItem`` of each (code, name, value, why) made so far, shared by every result

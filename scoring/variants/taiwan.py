@@ -44,7 +44,7 @@ from scoring.event_checks import (
 from scoring.hand import SEATS, Event, Hand, MeldType, WinContext, build
 from scoring.reading import Reading, WaitShape, hand_waits, standard_readings
 from scoring.result import Payment, ScoreItem, ScoreResult
-from scoring.rules import Hit, RuleItem, RuleOption, resolve_hits
+from scoring.rules import Hit, RuleItem, RuleOption, resolve_hits, superseded
 from scoring.shapes import tile_index
 from scoring.tiles import (
     ALL_TILES,
@@ -967,14 +967,9 @@ _NONE_WAIVED: frozenset[tuple[str, str]] = frozenset()
 
 def _total(hits: list[tuple[RuleItem[TaiwanView], Hit]], waived: frozenset[tuple[str, str]]) -> int:
     """The total ``resolve_hits`` would give these hits, without building the items."""
-    superseded: set[str] = set()
-    for item, hit in hits:
-        if item.supersedes and hit.times > 0:
-            superseded.update(c for c in item.supersedes if (item.code, c) not in waived)
+    removed = superseded(hits, waived)
     return sum(
-        item.value * hit.times
-        for item, hit in hits
-        if hit.times > 0 and item.code not in superseded
+        item.value * hit.times for item, hit in hits if hit.times > 0 and item.code not in removed
     )
 
 
