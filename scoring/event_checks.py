@@ -26,6 +26,16 @@ NEVER_TOGETHER = (
 )
 """Pairs no table sees together."""
 
+READY_BEFORE_FIRST_DRAW = tuple(
+    (ready, win)
+    for ready in (Event.DECLARED_READY, Event.HEAVENLY_READY, Event.EARTHLY_READY)
+    for win in (Event.HEAVENLY_WIN, Event.EARTHLY_WIN, Event.HUMAN_WIN)
+)
+"""Pairs of the tables that declare 聽 (xiangqi, Taiwan): 聽 is called on one's own turn, with a
+discard (xiangqi's 天聽 "第一次輪到自己就喊聽"; Taiwan's 天聽 "打出第一張牌即聽", 地聽 within the
+first eight tiles 打進 the sea). 天胡 and 地胡 win on the first draw itself, 人胡 "沒摸過牌就胡別人"
+(Taiwan: 第一巡內未摸牌前): none of them after a call of 聽."""
+
 DEAD_WALL_PAIRS = ((Event.LAST_TILE, Event.AFTER_KONG),)
 """Pairs a table with a dead wall (王牌, riichi and 明將) never sees: a kong's replacement comes
 from it, never as the last tile of the live wall."""

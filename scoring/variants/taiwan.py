@@ -37,6 +37,7 @@ from scoring.drawn_hands import DEAL_PASSES, DEALER_WINS, WALL, draw_result, rea
 from scoring.errors import HandError
 from scoring.event_checks import (
     NEVER_TOGETHER,
+    READY_BEFORE_FIRST_DRAW,
     check_kong_for,
     check_never_together,
     check_robbed_tile,
@@ -627,7 +628,6 @@ def _no_honors_no_flowers(v: TaiwanView) -> Hit | None:
 
 
 _SPECIAL_WIN_DROPS = ("menqing", "self_draw", "bu_qiu_ren", "single_wait")
-_READY_ITEMS = ("heavenly_ready", "earthly_ready")
 # The table in the rule texts' order: 000's, then the items only 001 has. Value is per time the
 # item applies. After each check: the facts it cannot apply without (see HAND ... HONOURS above).
 TABLE: tuple[RuleItem[TaiwanView], ...] = (
@@ -638,7 +638,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         24,
         "莊家配牌完直接胡牌（門清自摸；001：不可暗槓）",
         HandCheck(_heavenly, HAND, ANY_EVENT),
-        (*_SPECIAL_WIN_DROPS, *_READY_ITEMS),
+        _SPECIAL_WIN_DROPS,
     ),
     RuleItem(
         "earthly_win",
@@ -646,7 +646,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         16,
         "閒家第一輪摸牌直接胡牌（無人出牌前，門清自摸）",
         HandCheck(_earthly, HAND, ANY_EVENT),
-        (*_SPECIAL_WIN_DROPS, *_READY_ITEMS),
+        _SPECIAL_WIN_DROPS,
     ),
     RuleItem(
         "big_four_winds",
@@ -905,7 +905,7 @@ TABLE: tuple[RuleItem[TaiwanView], ...] = (
         16,
         "閒家第一巡未摸牌前，無吃碰槓，胡他人牌",
         HandCheck(_human, HAND, ANY_EVENT),
-        (*_SPECIAL_WIN_DROPS, *_READY_ITEMS),
+        _SPECIAL_WIN_DROPS,
     ),
     # Options, off by default (001's second table; 河底撈魚 is the discard twin of 海底撈月)
     RuleItem(
@@ -985,15 +985,17 @@ def _waived(rules: Mapping[str, Any]) -> frozenset[tuple[str, str]]:
     return frozenset(waived)
 
 
-_NEVER_TOGETHER = NEVER_TOGETHER + (
-    # 天聽 is the dealer's, 地聽 a player's who has not yet drawn: one hand declares one.
+_TAIWAN_PAIRS = (
+    # A hand declares 聽 once: 天聽 with the dealer's first discard, 地聽 with a later one.
     (Event.HEAVENLY_READY, Event.EARTHLY_READY),
-    # 七搶一 wins on a flower robbed from another player: a flower is never discarded (so it is not
-    # the last discard, nor 人胡's discard) and is not a tile added to a kong. One win is one of them.
+    # 七搶一 wins on a flower robbed from another player: a flower is never discarded (so it is
+    # not the last discard, nor 人胡's discard) and is not a tile added to a kong. One win is one
+    # of them.
     (Event.SEVEN_FLOWERS_ROB, Event.ROBBING_KONG),
     (Event.SEVEN_FLOWERS_ROB, Event.HUMAN_WIN),
     (Event.SEVEN_FLOWERS_ROB, Event.LAST_DISCARD),
 )
+_NEVER_TOGETHER = NEVER_TOGETHER + READY_BEFORE_FIRST_DRAW + _TAIWAN_PAIRS
 
 
 def _check_last_tile_discarded(events: frozenset[Event]) -> None:

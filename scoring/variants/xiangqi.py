@@ -38,7 +38,12 @@ from typing import Any
 
 from scoring.drawn_hands import draw_rules
 from scoring.errors import HandError, shown
-from scoring.event_checks import NEVER_TOGETHER, check_never_together, check_robbed_tile
+from scoring.event_checks import (
+    NEVER_TOGETHER,
+    READY_BEFORE_FIRST_DRAW,
+    check_never_together,
+    check_robbed_tile,
+)
 from scoring.hand import Event, Hand, Meld, MeldType, WinContext
 from scoring.notation import format_tiles, sort_tiles
 from scoring.result import ScoreItem, ScoreResult
@@ -150,15 +155,6 @@ EVENTS = frozenset(
 def kong_actions(melds: tuple[Meld, ...]) -> int:
     """Kongs declared: one for a kong of four, two for a kong of five (a kong added onto a kong)."""
     return sum(len(m.tiles) - 3 for m in melds if m.is_kong)
-
-
-READY_BEFORE_FIRST_DRAW = tuple(
-    (ready, win)
-    for ready in (Event.DECLARED_READY, Event.HEAVENLY_READY)
-    for win in (Event.HEAVENLY_WIN, Event.EARTHLY_WIN, Event.HUMAN_WIN)
-)
-"""聽 is called on one's own turn, after a draw (天聽: "第一次輪到自己就喊聽"); 天胡 and 地胡 win
-on the first draw itself, 人胡 "沒摸過牌就胡別人": none of them after a call of 聽."""
 
 
 @dataclass(frozen=True)
