@@ -49,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.threshold_sweep import add_photo_arguments, labelled_photos  # noqa: E402
 from scoring.hand_json import wins_under  # noqa: E402
+from scoring.variant import flowers_in_play  # noqa: E402
 from vision.evaluate import match_photo  # noqa: E402
 from vision.layout import reconstruct  # noqa: E402
 from vision.layout.reading import MeldReading, Reading  # noqa: E402
@@ -66,14 +67,16 @@ CONTEXTS = {
 
 
 def real_reads(
-    models: Path, labels_dir: Path, photos: Path
+    models: Path, labels_dir: Path, photos: Path, flowers: bool = True
 ) -> dict[str, list[dict[str, Any] | None]]:
-    """Each labelled face-up tile's read by the shipped models (None where it was missed)."""
+    """Each labelled face-up tile's read by the shipped models (None where it was missed), read
+    as a table of a rule set with or without ``flowers`` reads them."""
     pipeline = load_pipeline(models)
     pool: dict[str, list[dict[str, Any] | None]] = {}
     labels, images = labelled_photos(labels_dir, photos)
     for label, (image, facts) in zip(labels, images, strict=True):
-        result = match_photo(label, pipeline.read(image, **facts.read_options).tiles)
+        reading = pipeline.read(image, flowers=flowers, **facts.read_options)
+        result = match_photo(label, reading.tiles)
         found = dict(result.pairs)
         for position, truth in enumerate(result.labels):
             if truth.face_down or truth.code is None:
@@ -215,13 +218,19 @@ def main() -> int:
     parser.add_argument("--models", type=Path, default=ROOT / "models")
     add_photo_arguments(parser)
     args = parser.parse_args()
-    pool = real_reads(args.models, args.labels, args.photos)
-    reads = [r for rs in pool.values() for r in rs]
-    print(
-        f"{len(reads)} real reads of {len(pool)} tiles: "
-        f"{sum(r is None for r in reads)} missed, "
-        f"{sum(r is not None and bool(r['low_confidence']) for r in reads)} doubtful"
-    )
+    # Riichi's photos are read with no flower in play (TilePipeline.read), Taiwan's with them.
+    pools = {
+        flowers: real_reads(args.models, args.labels, args.photos, flowers)
+        for flowers in dict.fromkeys(flowers_in_play(variant) for variant in CONTEXTS)
+    }
+    for flowers, pool in pools.items():
+        reads = [r for rs in pool.values() for r in rs]
+        print(
+            f"{len(reads)} real reads of {len(pool)} tiles "
+            f"({'flowers' if flowers else 'no flowers'} in play): "
+            f"{sum(r is None for r in reads)} missed, "
+            f"{sum(r is not None and bool(r['low_confidence']) for r in reads)} doubtful"
+        )
     print(
         "| rule set | hands | read right as read | read right, completed "
         "| completed wrong | left not winning | of them, the misread named | named, none right "
@@ -230,6 +239,7 @@ def main() -> int:
     print("|---|---|---|---|---|---|---|---|---|---|")
     extras: dict[str, Counter[str]] = {}
     for variant, (context, sets) in CONTEXTS.items():
+        pool = pools[flowers_in_play(variant)]
         rng = random.Random(args.seed)
         wins = wins_under(context)
         right = Counter[str]()

@@ -25,7 +25,7 @@ from typing import Any
 
 from scoring.errors import HandError
 from scoring.hand import Event
-from scoring.rules import Hit, RuleItem
+from scoring.rules import Hit, RuleItem, superseded
 from scoring.tiles import tile34
 from scoring.variants.mingjiang_facts import (
     DRAGONS,
@@ -670,13 +670,8 @@ def resolve(hits: Hits, skip: frozenset[tuple[str, str]]) -> Hits:
     """What ``scoring.rules.apply_table`` keeps, in table order, before it makes ScoreItems:
     the hand is checked in two parts (``HAND_ITEMS`` once, ``READING_ITEMS`` per reading) and
     only the best reading's items are ever built."""
-    superseded = {
-        code
-        for item, _ in hits
-        for code in item.supersedes
-        if not skip or (item.code, code) not in skip
-    }
-    kept = [(item, hit) for item, hit in hits if hit.times > 0 and item.code not in superseded]
+    removed = superseded(hits, skip)  # as every table: only an item that stands removes one
+    kept = [(item, hit) for item, hit in hits if hit.times > 0 and item.code not in removed]
     kept.sort(key=lambda pair: _ORDER[pair[0].code])
     return kept
 

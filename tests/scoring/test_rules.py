@@ -46,3 +46,17 @@ def test_a_cycle_is_a_table_error():
 @pytest.mark.parametrize("table", [taiwan.TABLE, xiangqi.TABLE], ids=["taiwan", "xiangqi"])
 def test_tables_have_no_cycle(table):
     superseded([(item, Hit(1, "")) for item in table])
+
+
+def test_mingjiang_keeps_what_every_table_keeps(monkeypatch):
+    # 明將's own resolve (its readings' items, checked apart) removed what any hit named, even
+    # one that did not apply or was itself removed.
+    from scoring.variants import mingjiang_table
+
+    a, b, c = _item("a", "b"), _item("b", "c"), _item("c")
+    for order, code in enumerate("abc"):
+        monkeypatch.setitem(mingjiang_table._ORDER, code, order)
+    hits = [(a, Hit(1, "")), (b, Hit(1, "")), (c, Hit(1, ""))]
+    assert [item.code for item, _ in mingjiang_table.resolve(hits, frozenset())] == ["a", "c"]
+    idle = [(a, Hit(0, "")), (b, Hit(1, ""))]
+    assert [item.code for item, _ in mingjiang_table.resolve(idle, frozenset())] == ["b"]
