@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from scoring.errors import HandError
-from scoring.hand import Event, Hand
+from scoring.hand import SEATS, Event, Hand
 from scoring.tiles import Tile
 
 NEVER_TOGETHER = (
@@ -49,6 +49,22 @@ def check_never_together(hand: Hand, pairs: Iterable[tuple[Event, Event]]) -> No
     for first, second in pairs:
         if first in events and second in events:
             raise HandError(f"{first.value} and {second.value} cannot both happen")
+
+
+def check_human_win_discarder(hand: Hand) -> None:
+    """人胡 wins a discard before the winner's first draw (001: 第一巡內未摸牌前). Play goes
+    E S W N from the dealer, East, so by then only the seats ahead of the winner have
+    discarded: a later seat's discard is a one-line error."""
+    ctx = hand.context
+    if not ctx.has(Event.HUMAN_WIN) or ctx.discarder is None or ctx.seat_wind not in SEATS:
+        return
+    before = SEATS[: SEATS.index(ctx.seat_wind)]
+    if ctx.discarder not in before:
+        ahead = " and ".join(before) or "nobody"
+        raise HandError(
+            "human_win (人胡) wins a discard before the winner's first draw: only"
+            f" {ahead} discarded before {ctx.seat_wind}'s first draw, not {ctx.discarder}"
+        )
 
 
 def check_robbed_tile(hand: Hand, copies: int = 4, shown: Iterable[Tile] = ()) -> None:

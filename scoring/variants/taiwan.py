@@ -38,6 +38,7 @@ from scoring.errors import HandError
 from scoring.event_checks import (
     NEVER_TOGETHER,
     READY_BEFORE_FIRST_DRAW,
+    check_human_win_discarder,
     check_kong_for,
     check_never_together,
     check_robbed_tile,
@@ -1067,16 +1068,7 @@ class Taiwan(Variant):
             raise HandError("earthly_win (地胡) is a non-dealer's self-draw on the first draw")
         if Event.HUMAN_WIN in events and (ctx.is_dealer or ctx.self_draw):
             raise HandError("human_win (人胡) is a non-dealer winning a discard before drawing")
-        if Event.HUMAN_WIN in events and ctx.discarder is not None:
-            # 001: 第一巡內未摸牌前. Play goes E S W N from the dealer (East), so before the
-            # winner's first draw only the seats ahead of it have discarded.
-            before = SEATS[: SEATS.index(ctx.seat_wind)]
-            if ctx.discarder not in before:
-                raise HandError(
-                    "human_win (人胡) wins a discard before the winner's first draw: only"
-                    f" {' and '.join(before)} discarded before {ctx.seat_wind}'s first draw,"
-                    f" not {ctx.discarder}"
-                )
+        check_human_win_discarder(hand)
         if Event.HEAVENLY_READY in events and not ctx.is_dealer:
             raise HandError("heavenly_ready (天聽) is for the dealer only")
         for ready in (Event.HEAVENLY_READY, Event.EARTHLY_READY):

@@ -657,9 +657,27 @@ class Xiangqi(Variant):
             not dealer and not ctx.self_draw and not hand.melds,
             "(人胡) is a non-dealer winning a discard before drawing",
         )
+        self._check_human_win_discarder(hand)
         check_never_together(hand, NEVER_TOGETHER + READY_BEFORE_FIRST_DRAW)
         if win is not None:
             check_robbed_tile(hand, copies=copies_in_set(win))
+
+    @staticmethod
+    def _check_human_win_discarder(hand: Hand) -> None:
+        """人胡 wins a discard before the winner's first draw: play goes from the dealer round
+        to the winner's left (上家), so only the seats from the dealer to the left have
+        discarded by then (the mahjong tables' check_human_win_discarder, by chairs)."""
+        ctx = hand.context
+        dealer = _dealer_seat(hand)
+        if not ctx.has(Event.HUMAN_WIN) or ctx.discarder is None or not dealer:
+            return
+        after_winner = tuple(reversed(seats_for(ctx.players)))  # right (下家) first, left last
+        before = after_winner[after_winner.index(dealer) :]
+        if ctx.discarder not in before:
+            raise HandError(
+                "human_win (人胡) wins a discard before the winner's first draw: with the dealer"
+                f" {dealer}, only {' and '.join(before)} discarded before it, not {ctx.discarder}"
+            )
 
     # ---- scoring ----
 
