@@ -43,6 +43,10 @@ class Variant:
     events: ClassVar[frozenset[Event]] = frozenset()
     options: ClassVar[tuple[RuleOption, ...]] = ()
     uses_flowers: ClassVar[bool] = False
+    unseen_events: ClassVar[tuple[Event, ...]] = ()
+    """Events a photo cannot show that a closed hand may need to win (riichi's 立直, its only
+    yaku for many hands): the layout tries its readings as if one were declared, so that a right
+    read is not changed into another hand only to find a yaku (``hand_json.wins_under``)."""
     uses_pieces: ClassVar[bool] = False
     uses_pao: ClassVar[bool] = False
     """Whether a hand may name the seat liable for a limit hand it fed (``pao``, 役滿包)."""

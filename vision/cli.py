@@ -14,6 +14,7 @@ from typing import Any
 
 from scoring.cli import write_json
 from scoring.errors import TilescoreError
+from scoring.variant import flowers_in_play, red_fives_in_play
 from vision.models import SHIPPED_MODELS, thread_count
 from vision.tile_sets import UNSAID_BACKS, Backs, add_back_options, backs_from_args
 
@@ -40,7 +41,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--variant",
         metavar="RULES",
         help="the rule set the photos are of (taiwan, riichi, mingjiang, xiangqi): the model "
-        "folder may name a detector for its tables",
+        "folder may name a detector for its tables, and the photos are read as score reads "
+        "them for it (red fives as plain fives and no flowers, where its rules have none)",
     )
     parser.add_argument(
         "--no-red-fives",
@@ -59,10 +61,14 @@ def run(args: argparse.Namespace) -> int:
     # said once, not after every photo's tiles were read and lost.
     drawings = _drawing_paths(args.photos, _drawing_folder(args.annotate))
     pipeline = load_pipeline(args.models, threads=args.threads, variant=args.variant)
+    # With a rule set named, read as score PHOTO reads for it (its default options), so that
+    # detect | reconstruct | score gives score PHOTO's hand.
+    red_fives = args.red_fives and (args.variant is None or red_fives_in_play(args.variant))
+    flowers = flowers_in_play(args.variant)
     results: list[dict[str, Any]] = []
     for path, drawing in zip(args.photos, drawings, strict=True):
         try:
-            results.append(read_photo(pipeline, path, drawing, args.red_fives, backs))
+            results.append(read_photo(pipeline, path, drawing, red_fives, backs, flowers))
         except TilescoreError as error:
             results.append({"image": str(path), "error": str(error)})
         if not args.json:
@@ -122,6 +128,7 @@ def read_photo(
     drawing: Path | None,
     red_fives: bool = True,
     backs: Backs = UNSAID_BACKS,
+    flowers: bool = True,
 ) -> dict[str, Any]:
     """The detect JSON of one photo (docs/contracts.md); writes its drawing to ``drawing``, if
     given."""
@@ -130,7 +137,7 @@ def read_photo(
     start = time.perf_counter()
     photo = load_photo(path)
     decode_ms = round((time.perf_counter() - start) * 1000, 2)
-    reading = pipeline.read(photo.pixels, red_fives=red_fives, backs=backs)
+    reading = pipeline.read(photo.pixels, red_fives=red_fives, backs=backs, flowers=flowers)
     timing = {"decode": decode_ms, **reading.timing_ms}
     timing["total"] = round(decode_ms + reading.timing_ms["total"], 2)
     if drawing is not None:

@@ -141,6 +141,7 @@ class Riichi(Variant):
     options = OPTIONS
     uses_pao = True  # 004: 確定役滿包
     riichi_counters = True
+    unseen_events = (Event.RIICHI,)
     draw_reasons = (WALL_READY, ABORTIVE, NAGASHI)
 
     def score_draw(self, data: Any) -> dict[str, Any]:

@@ -547,3 +547,20 @@ def test_a_box_set_aside_keeps_its_place_in_the_row():
     assert "tile 1m lies apart from the hand: not counted" in [
         p.message for p in reconstruct(gap, "taiwan", wins=wins_under(TAIWAN)).problems
     ]
+
+
+def test_a_riichi_hand_whose_one_yaku_is_riichi_is_not_read_into_another_hand():
+    # 234678m 4556p 123s + 5p: closed, no yaku but 立直, which a photo cannot show. Its 1s read
+    # doubtfully with 4s second would make 斷么九: a right read changed to find a yaku.
+    riichi = {"variant": "riichi", "seat_wind": "S", "discarder": "E"}
+    codes = ["2m", "3m", "4m", "6m", "7m", "8m", "4p", "5p", "5p", "6p", "1s", "2s", "3s", "5p"]
+    tiles = doubtful(row(codes, gap_before={13: 40}), 10, "1s", "4s", confidence=0.45)
+    hand = reconstruct(tiles, "riichi").hand_json()
+    assert "error" in score_json({**riichi, **hand})  # no yaku as read
+    assert score_json({**riichi, **hand, "events": ["riichi"]})["winning"] is True
+    reading = reconstruct(tiles, "riichi", wins=wins_under(riichi))
+    assert reading.hand_json() == hand
+    # A riichi it was never said to have wins no hand of another shape, nor an open one.
+    assert wins_under(riichi)({**hand, "hand": hand["hand"].replace("123s", "124s")}) is False
+    chi = {**hand, "hand": "234678m4556p5p", "melds": [{"type": "chi", "tiles": "123s"}]}
+    assert wins_under(riichi)(chi) is False

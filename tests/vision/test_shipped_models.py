@@ -112,6 +112,9 @@ def test_a_rule_set_without_flowers_reads_no_flower_on_the_table() -> None:
     assert "2f" in codes["taiwan"]
     assert not [code for code in codes["riichi"] if code.endswith("f")]
     assert len(codes["riichi"]) == len(codes["taiwan"])
+    # detect --variant reads as score does, so detect | reconstruct | score is score PHOTO.
+    run = tilescore("detect", PHOTOS / "taiwan-pinghu.jpg", "--variant", "riichi", "--json")
+    assert [t["code"] for t in json.loads(run.stdout)["tiles"] if t["code"]] == codes["riichi"]
 
 
 @pytest.mark.parametrize("turn", ["cw", "ccw"])
