@@ -185,3 +185,29 @@ def without_problems(reading: dict[str, Any], kinds: Collection[str]) -> dict[st
         return reading
     pairs = [(p, k) for p, k in zip(problems, said, strict=True) if k not in kinds]
     return {**reading, "problems": [p for p, _ in pairs], "problem_kinds": [k for _, k in pairs]}
+
+
+def with_rule_set_problems(
+    reading: dict[str, Any], detections: list[dict[str, Any]], variant: str
+) -> dict[str, Any]:
+    """The reading with what its photo holds that the rule set has not (a flower in riichi or
+    明將, a piece in a mahjong hand) said for ``variant``: a hand moved to another rule set
+    kept the old one's words ("riichi is played without flowers" on a 明將 hand, or on a Taiwan
+    hand, which plays flowers). Said of the photo's tiles, as the layout says them; the groups
+    stand as they are (typed ones are the player's). A hand kept by an older version, whose
+    reading does not say its problems' kinds, keeps its problems as they are."""
+    problems, said = reading.get("problems"), reading.get("problem_kinds")
+    if not isinstance(problems, list) or not isinstance(said, list) or len(said) != len(problems):
+        return reading
+    kept = without_problems(reading, {"not_played"})
+    fresh = service.reconstruct(detections, variant)
+    pairs = [
+        (p, k)
+        for p, k in zip(fresh.get("problems", []), fresh.get("problem_kinds", []), strict=True)
+        if k == "not_played"
+    ]
+    return {
+        **kept,
+        "problems": [p for p, _ in pairs] + kept["problems"],
+        "problem_kinds": [k for _, k in pairs] + kept["problem_kinds"],
+    }

@@ -844,6 +844,7 @@ def create_app(
             # The layout counted the tiles against the old rule set's hand ("17 tiles
             # expected"): the scorer says the new one's size where the hand lacks it.
             reading = edits.without_problems(reading, {"count"})
+            reading = edits.with_rule_set_problems(reading, hand["detections"], context["variant"])
         return detections, reading
 
     def _keep_manual_win(

@@ -840,3 +840,36 @@ def test_a_streak_typed_as_no_number_is_said_not_saved_as_nought(server, browser
     page.click("#context-form button[type=submit]")
     page.wait_for_selector("#status .bad:text('dealer streak must be a whole number')")
     assert json.loads(urllib.request.urlopen(server + "api/context").read())["dealer_streak"] == 3
+
+
+def _hand(server, hand_id):
+    with urllib.request.urlopen(server + f"api/hands/{hand_id}", timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def test_a_rule_set_chosen_for_the_next_hand_leaves_the_hand_just_scored_alone(server, browser):
+    # Saving 明將 on the Table screen made the riichi hand just scored a 明將 hand, its total
+    # and the session's with it (a tester's play-through): a rule set is the next hand's.
+    page = _riichi_result(server, browser, events=["riichi"])
+    page.click("#edit-reading summary")
+    page.fill("#edit-hand", "123456789m11222z")
+    page.fill("#edit-melds", "")
+    page.fill("#edit-flowers", "")
+    page.fill("#edit-win", "2z")
+    page.click("#save-reading")
+    page.wait_for_selector("#reading:has-text('+2z')")
+    hand_id = page.evaluate("currentHand.id")
+    before = _hand(server, hand_id)
+    assert before["result"]["winning"] and before["context"]["variant"] == "riichi"
+    page.click("button[data-screen=context]")
+    page.select_option("select[name=variant]", "mingjiang")
+    page.click("#context-form button[type=submit]")
+    page.wait_for_selector("#status:has-text('saved')")
+    assert page.inner_text("#status") == (
+        f"table settings saved for the next hand (hand {hand_id} keeps its rule set)"
+    )
+    after = _hand(server, hand_id)
+    assert (after["context"], after["result"]) == (before["context"], before["result"])
+    assert after["corrections"] == before["corrections"]
+    with urllib.request.urlopen(server + "api/context", timeout=10) as answer:
+        assert json.loads(answer.read())["variant"] == "mingjiang"

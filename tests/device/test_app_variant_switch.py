@@ -57,3 +57,29 @@ def test_a_riichi_hand_moved_to_taiwan_scores_its_honba_as_the_streak(tmp_path):
         )  # fmt: skip
         assert moved["result"]["total"] > 0
         assert moved["result"]["total"] == json.loads(typed_in.stdout)["total"]
+
+
+def _row_and_a_flower():
+    from tests.layout.test_complete import winning_row
+
+    tiles = winning_row()
+    x0, y0, x1, y1 = tiles[0]["box"]
+    return [*tiles, {**tiles[0], "code": "1f", "box": [x0, y0 + 300, x1, y1 + 300]}]
+
+
+def test_a_hand_moved_to_another_rule_set_says_its_tiles_by_that_rule_set(tmp_path):
+    # A riichi hand moved to 明將 kept "riichi is played without flowers" among its problems
+    # (a tester's play-through): what the photo holds that a rule set has not is that set's.
+    with app_reading(tmp_path, reads=_row_and_a_flower).test_client() as client:
+        _table(client, "riichi")
+        hand = typed(client, {"hand": "123456789m11222z", "win_tile": "2z", "melds": []})
+        assert any("riichi is played without flowers" in p for p in hand["problems"])
+        url = f"/api/hands/{hand['id']}/fix"
+        moved = client.post(url, json={"context": {"variant": "mingjiang"}}).get_json()
+        assert not any("riichi" in p for p in moved["problems"]), moved["problems"]
+        assert any("mingjiang is played without flowers" in p for p in moved["problems"])
+        # Taiwan plays flowers: nothing is said of the flower there.
+        taiwan = client.post(url, json={"context": {"variant": "taiwan"}}).get_json()
+        assert not any("flower" in p for p in taiwan["problems"]), taiwan["problems"]
+        back = client.post(url, json={"context": {"variant": "riichi"}}).get_json()
+        assert any("riichi is played without flowers" in p for p in back["problems"])

@@ -932,17 +932,20 @@ async function saveContext(event) {
     await post("/api/context", body);
     // The hand just scored follows what was said about it; the round and streak are the next
     // hand's (the session moves them on), so they are not applied to it. Only the table's
-    // latest hand: one another page scored since is not this page's to change.
+    // latest hand: one another page scored since is not this page's to change. A rule set
+    // other than the hand's is the next hand's alone: switched for the next hand, it made the
+    // hand just scored a hand of the new rule set, its total with it.
     let note = "table settings saved";
     let failed = false;
-    if (currentHand && (await isTablesLatest(currentHand.id))) {
+    if (currentHand && currentHand.context.variant !== body.variant) {
+      note = `table settings saved for the next hand (hand ${currentHand.id} keeps its rule set)`;
+    } else if (currentHand && (await isTablesLatest(currentHand.id))) {
       const { round_wind: _r, dealer_streak: _s, rules: _o, ...forHand } = body;
       // Its rule options are those it was scored with (xiangqi's draws before it among them),
-      // only those changed here changed; a hand moved to another rule set takes the form's.
-      // Red fives are how its photo was read, not how it is scored: they count from the next.
+      // only those changed here changed. Red fives are how its photo was read, not how it is
+      // scored: they count from the next.
       const { red_fives: _red, ...scoring } = changed;
-      if (currentHand.context.variant !== body.variant) forHand.rules = body.rules;
-      else if (Object.keys(scoring).length) {
+      if (Object.keys(scoring).length) {
         forHand.rules = { ...(currentHand.context.rules || {}), ...scoring };
       }
       const hand = await post(`/api/hands/${currentHand.id}/fix`, { context: forHand });
