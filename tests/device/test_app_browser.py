@@ -873,3 +873,39 @@ def test_a_rule_set_chosen_for_the_next_hand_leaves_the_hand_just_scored_alone(s
     assert after["corrections"] == before["corrections"]
     with urllib.request.urlopen(server + "api/context", timeout=10) as answer:
         assert json.loads(answer.read())["variant"] == "mingjiang"
+
+
+def test_an_older_table_form_sends_only_what_was_changed_on_it(server, browser):
+    # A page left open with an older Table form rolled back the rule set, round wind and
+    # dealer streak another page had saved when it ticked one event (a tester's play-through).
+    older = _page(browser)
+    older.goto(server)
+    older.wait_for_selector("#next-hand:has-text('Next hand')")
+    older.click("button[data-screen=context]")
+    said = {"variant": "riichi", "round_wind": "W", "dealer_streak": 3, "self_draw": True}
+    urllib.request.urlopen(
+        urllib.request.Request(
+            server + "api/context",
+            data=json.dumps(said).encode(),
+            headers={"Content-Type": "application/json"},
+        ),
+        timeout=10,
+    )
+    older.check("input[name=event][value=last_tile]")
+    older.click("#context-form button[type=submit]")
+    older.wait_for_selector("#status:has-text('saved')")
+    with urllib.request.urlopen(server + "api/context", timeout=10) as answer:
+        context = json.loads(answer.read())
+    assert (context["variant"], context["round_wind"], context["honba"]) == ("riichi", "W", 3)
+    assert context["self_draw"] is True and context["events"] == ["last_tile"]
+    # The form is the table's again, and an untick sends that event alone.
+    assert older.input_value("select[name=variant]") == "riichi"
+    older.uncheck("input[name=event][value=last_tile]")
+    older.click("#context-form button[type=submit]")
+    older.wait_for_function(
+        "() => !document.querySelector('#next-hand').innerText.includes('海底')"
+    )
+    with urllib.request.urlopen(server + "api/context", timeout=10) as answer:
+        context = json.loads(answer.read())
+    assert (context["variant"], context["round_wind"], context["honba"]) == ("riichi", "W", 3)
+    assert context["events"] == []

@@ -13,6 +13,7 @@ let variants = {};       // rule set -> {title, unit, events: [{code, name}], pi
 let context = {};        // the remembered table context (the next hand's)
 let currentHand = null;  // the hand on the Result screen
 let latestHandId = null; // the hand scored last from this page: Table changes apply to it
+let formShown = null;    // the Table form as last filled from the table's settings (readForm)
 let pickedTile = null;
 let selected = [];       // concealed tiles chosen to join into a meld (positions in the hand)
 let cameraProblem = null;
@@ -786,6 +787,7 @@ async function loadContext() {
   renderEvents(form.variant.value, context.events || []);
   renderOptions(form.variant.value, context.rules || {});
   renderNextHand();
+  formShown = readForm();
 }
 
 // The rule set's options (its table's choices: 見花見台, 赤懸賞...), each as its kind asks:
@@ -897,39 +899,81 @@ function renderNextHand() {
   $("#next-hand").textContent = `Next hand: ${parts.join(" · ")}`;
 }
 
-async function saveContext(event) {
-  event.preventDefault();
+// The Table form's fields as the page saves them. Read again when the form is filled
+// (formShown), they say what the player changed here since: only that is sent, each field and
+// each rule option and event alone, so a second page's older form undoes nothing another page
+// saved meanwhile (it sent every field, and rolled back the rule set, round and streak).
+function readForm() {
   const form = $("#context-form");
-  const body = {
+  const selfDraw = form.self_draw.checked;
+  const discarder = form.discarder.value || null;
+  return {
     variant: form.variant.value,
     seat_wind: form.seat_wind.value,
     round_wind: form.round_wind.value,
     dealer_streak: Number(form.dealer_streak.value || 0),
-    self_draw: form.self_draw.checked,
-    discarder: form.self_draw.checked ? null : (form.discarder.value || null),
+    self_draw: selfDraw,
+    discarder: selfDraw || discarder === form.seat_wind.value ? null : discarder,
     events: [...form.querySelectorAll("input[name=event]:checked")].map((i) => i.value),
+    rules: chosenOptions(form.variant.value),
   };
-  if (body.discarder === body.seat_wind) body.discarder = null;
-  // The options changed here since this page showed them, at their new values (one set back
-  // to its default too): only those are sent over the table's own, so a second page's older
-  // form neither undoes another's options nor brings back xiangqi's draws before a hand.
-  const chosen = chosenOptions(body.variant);
-  const shown = body.variant === context.variant ? context.rules || {} : {};
-  const changed = Object.fromEntries(
-    ((variants[body.variant] || {}).options || [])
-      .map((o) => [o.name, o.name in chosen ? chosen[o.name] : o.default])
-      .filter(([name, value]) => value !== (name in shown ? shown[name] : defaultOf(body.variant, name))),
-  );
+}
+
+const FORM_FIELDS = ["variant", "seat_wind", "round_wind", "dealer_streak", "self_draw", "discarder"];
+
+async function saveContext(event) {
+  event.preventDefault();
+  const form = $("#context-form");
   // A number field holding no number reads as empty: said, not saved as 0.
   const bad = [...form.querySelectorAll("input[type=number]")].find((i) => i.validity.badInput);
   if (bad) {
     setStatus(`${(bad.dataset.option || bad.name).replaceAll("_", " ")} must be a whole number`, true);
     return;
   }
+  const shown = formShown || {}; // never filled: every field counts as changed
+  const now = readForm();
+  const body = Object.fromEntries(
+    FORM_FIELDS.filter((key) => now[key] !== shown[key]).map((key) => [key, now[key]]),
+  );
+  const variant = now.variant;
+  // The options changed here, at their new values (one set back to its default too): over the
+  // table's own, they neither undo another page's options nor bring back xiangqi's draws
+  // before a hand. A rule set chosen here brings the form's options whole (options belong to
+  // a rule set).
+  const shownRules = shown.variant === variant ? shown.rules || {} : {};
+  const changed = Object.fromEntries(
+    ((variants[variant] || {}).options || [])
+      .map((o) => [o.name, o.name in now.rules ? now.rules[o.name] : o.default])
+      .filter(([name, value]) => value !== (name in shownRules ? shownRules[name] : defaultOf(variant, name))),
+  );
+  const added = now.events.filter((e) => !(shown.events || []).includes(e));
+  const removed = (shown.events || []).filter((e) => !now.events.includes(e));
   try {
-    const now = await api("/api/context");
-    body.rules = body.variant === now.variant ? { ...(now.rules || {}), ...changed } : chosen;
-    await post("/api/context", body);
+    const table = await api("/api/context");
+    if ("variant" in body) body.rules = now.rules;
+    else if (Object.keys(changed).length) {
+      if (table.variant !== variant) {
+        // The options on show are another rule set's than the table's now: saved over its
+        // own, they would be refused as unknown (or mean something else).
+        await loadContext();
+        setStatus(`the rule set was changed to ${table.variant} on another page: nothing was saved; `
+          + "set its options again", true);
+        return;
+      }
+      body.rules = { ...(table.rules || {}), ...changed };
+    }
+    if (added.length || removed.length) {
+      const kept = (table.events || []).filter((e) => !removed.includes(e));
+      const takes = ((variants[variant] || {}).events || []).map((e) => e.code);
+      body.events = [...kept, ...added.filter((e) => !kept.includes(e))]
+        .filter((e) => !("variant" in body) || takes.includes(e));
+    }
+    // A winner cannot discard to himself, nor a self-draw have a discarder: said here, the
+    // table's discarder goes (another page's included).
+    const merged = { ...table, ...body };
+    if (("self_draw" in body || "seat_wind" in body) && merged.discarder
+        && (merged.self_draw || merged.discarder === merged.seat_wind)) body.discarder = null;
+    const saved = await post("/api/context", body);
     // The hand just scored follows what was said about it; the round and streak are the next
     // hand's (the session moves them on), so they are not applied to it. Only the table's
     // latest hand: one another page scored since is not this page's to change. A rule set
@@ -937,22 +981,28 @@ async function saveContext(event) {
     // hand just scored a hand of the new rule set, its total with it.
     let note = "table settings saved";
     let failed = false;
-    if (currentHand && currentHand.context.variant !== body.variant) {
-      note = `table settings saved for the next hand (hand ${currentHand.id} keeps its rule set)`;
-    } else if (currentHand && (await isTablesLatest(currentHand.id))) {
-      const { round_wind: _r, dealer_streak: _s, rules: _o, ...forHand } = body;
-      // Its rule options are those it was scored with (xiangqi's draws before it among them),
-      // only those changed here changed. Red fives are how its photo was read, not how it is
-      // scored: they count from the next.
-      const { red_fives: _red, ...scoring } = changed;
-      if (Object.keys(scoring).length) {
-        forHand.rules = { ...(currentHand.context.rules || {}), ...scoring };
+    try {
+      if (currentHand && currentHand.context.variant !== saved.variant) {
+        note = `table settings saved for the next hand (hand ${currentHand.id} keeps its rule set)`;
+      } else if (currentHand && (await isTablesLatest(currentHand.id))) {
+        const { round_wind: _r, dealer_streak: _s, rules: _o, ...forHand } = body;
+        // Its rule options are those it was scored with (xiangqi's draws before it among
+        // them), only those changed here changed. Red fives are how its photo was read, not
+        // how it is scored: they count from the next.
+        const { red_fives: _red, ...scoring } = changed;
+        if (Object.keys(scoring).length) {
+          forHand.rules = { ...(currentHand.context.rules || {}), ...scoring };
+        }
+        if (Object.keys(forHand).length) {
+          const hand = await post(`/api/hands/${currentHand.id}/fix`, { context: forHand });
+          renderHand(hand);
+          const error = (hand.result || {}).error;
+          if (error) [note, failed] = [`table settings saved; the hand just scored: ${error}`, true];
+          else note = "table settings saved, and the hand just scored with them";
+        }
       }
-      const hand = await post(`/api/hands/${currentHand.id}/fix`, { context: forHand });
-      renderHand(hand);
-      const error = (hand.result || {}).error;
-      if (error) [note, failed] = [`table settings saved; the hand just scored: ${error}`, true];
-      else note = "table settings saved, and the hand just scored with them";
+    } catch (error) {
+      [note, failed] = [`table settings saved; the hand just scored was not changed: ${error.message}`, true];
     }
     await loadContext();
     setStatus(note, failed);
