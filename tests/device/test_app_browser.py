@@ -783,7 +783,7 @@ def test_two_pages_saving_the_table_keep_each_others_options_and_hands(server, b
     first.select_option("select[name=seat_wind]", "S")
     first.click("#context-form button[type=submit]")
     first.wait_for_function("document.querySelector('#status').innerText.includes('saved')")
-    assert first.inner_text("#status") == "table settings saved", first.inner_text("#status")
+    assert first.inner_text("#status") == "table settings saved for the next hand"
     hands = json.loads(urllib.request.urlopen(server + "api/session").read())["hands"]
     scored = min(h["id"] for h in hands)
     hand = json.loads(urllib.request.urlopen(server + f"api/hands/{scored}").read())
@@ -909,3 +909,19 @@ def test_an_older_table_form_sends_only_what_was_changed_on_it(server, browser):
         context = json.loads(answer.read())
     assert (context["variant"], context["round_wind"], context["honba"]) == ("riichi", "W", 3)
     assert context["events"] == []
+
+
+def test_after_a_reload_the_table_screen_says_its_changes_are_for_the_next_hand(server, browser):
+    # The page forgets the hand it scored when reloaded: Table changes went to no hand, and the
+    # status line said "table settings saved" as if they had (a tester's play-through).
+    page = _riichi_result(server, browser)
+    hand_id = page.evaluate("currentHand.id")
+    before = _hand(server, hand_id)
+    page.reload()
+    page.wait_for_selector("#next-hand:has-text('Next hand')")
+    page.click("button[data-screen=context]")
+    page.select_option("select[name=seat_wind]", "W")
+    page.click("#context-form button[type=submit]")
+    page.wait_for_selector("#status:has-text('saved')")
+    assert page.inner_text("#status") == "table settings saved for the next hand"
+    assert _hand(server, hand_id)["context"] == before["context"]

@@ -978,8 +978,9 @@ async function saveContext(event) {
     // hand's (the session moves them on), so they are not applied to it. Only the table's
     // latest hand: one another page scored since is not this page's to change. A rule set
     // other than the hand's is the next hand's alone: switched for the next hand, it made the
-    // hand just scored a hand of the new rule set, its total with it.
-    let note = "table settings saved";
+    // hand just scored a hand of the new rule set, its total with it. Said either way: after
+    // a reload this page knows no hand it scored, and changes went to no hand unsaid.
+    let note = "table settings saved for the next hand";
     let failed = false;
     try {
       if (currentHand && currentHand.context.variant !== saved.variant) {
