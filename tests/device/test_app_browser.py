@@ -925,3 +925,37 @@ def test_after_a_reload_the_table_screen_says_its_changes_are_for_the_next_hand(
     page.wait_for_selector("#status:has-text('saved')")
     assert page.inner_text("#status") == "table settings saved for the next hand"
     assert _hand(server, hand_id)["context"] == before["context"]
+
+
+def test_a_score_tap_that_finds_a_hand_recorded_already_says_so_on_the_result(server, browser):
+    # The folder camera back at its first photo (one photo here; after a restart, every
+    # folder): the Result screen looked like a fresh score, and corrections went to the old
+    # hand unawares (a tester's play-through).
+    page = _page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    page.wait_for_selector("#next-hand:has-text('Next hand')")
+    page.click("#score-button")
+    page.wait_for_selector("#result.active #overlay rect")
+    assert page.locator("#repeat-of").is_hidden()
+    first = page.evaluate("currentHand.id")
+    page.click("button[data-screen=camera]")
+    page.click("#score-button")
+    banner = f"Already recorded as hand {first}: not a new hand"
+    page.wait_for_selector(f"#repeat-of:has-text('{banner}')")
+    assert page.evaluate("currentHand.id") == first
+    # Still said once the hand is corrected: the correction is hand N's.
+    page.click("button[data-screen=result]")
+    page.click("#edit-reading summary")
+    page.fill("#edit-flowers", "")
+    page.click("#save-reading")
+    page.wait_for_selector("#status:has-text('corrected')")
+    assert page.locator("#repeat-of").is_visible()
+    # Undone, the photo is scored anew: a new hand, no banner.
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("button[data-screen=board]")
+    page.click("#undo")
+    page.wait_for_selector(f"#status:has-text('hand {first} undone')")
+    page.click("button[data-screen=camera]")
+    page.click("#score-button")
+    page.wait_for_function(f"() => currentHand && currentHand.id !== {first}")
+    assert page.locator("#repeat-of").is_hidden()

@@ -13,6 +13,7 @@ let variants = {};       // rule set -> {title, unit, events: [{code, name}], pi
 let context = {};        // the remembered table context (the next hand's)
 let currentHand = null;  // the hand on the Result screen
 let latestHandId = null; // the hand scored last from this page: Table changes apply to it
+let repeatOf = null;      // the hand on show is this one, found again by a Score tap: no new hand
 let formShown = null;    // the Table form as last filled from the table's settings (readForm)
 let pickedTile = null;
 let selected = [];       // concealed tiles chosen to join into a meld (positions in the hand)
@@ -158,6 +159,7 @@ function applyStill(status) {
 // A hand just recorded (Score tap, upload or a still hand): it becomes the one on show.
 function showScored(hand, message) {
   latestHandId = hand.id;
+  repeatOf = hand.repeat_of || null;
   renderHand(hand);
   setStatus(message);
   show("result");
@@ -296,6 +298,13 @@ function tileAt(event) {
 function renderHand(hand) {
   currentHand = hand;
   selected = [];
+  // A tap that found the tiles of a hand recorded already showed it as if freshly scored, and
+  // its corrections went to that older hand unawares: said above it while it is on show.
+  if (repeatOf !== hand.id) repeatOf = null;
+  $("#repeat-of").hidden = repeatOf === null;
+  $("#repeat-of").textContent = repeatOf === null ? "" : `Already recorded as hand ${repeatOf}: `
+    + `not a new hand. Corrections here change hand ${repeatOf}; undo it on the Scoreboard to `
+    + "score the photo anew.";
   const drawn = (hand.reading || {}).draw;  // a drawn hand the table recorded: no tiles, no winner
   $("#how-won").hidden = !!drawn;
   $("#edit-reading").hidden = !!drawn;
@@ -1083,6 +1092,7 @@ async function loadBoard() {
     }
     tr.addEventListener("click", async () => {
       try {
+        repeatOf = null; // picked from the list: no Score tap found it
         renderHand(await api(`/api/hands/${hand.id}`));
         show("result");
       } catch (error) {
