@@ -72,6 +72,12 @@ class NoSuchSession(NoSuchHand):
     """A session number that is no session's: a 404 as a hand's is."""
 
 
+class NoTiles(TilescoreError):
+    """A photo in which no tile was found (an empty table, a blank or junk picture): nothing
+    is recorded. Recorded, it was a hand in the totals ("the hand has no tiles") that the
+    players had to undo; a hand with tiles that does not win is kept, to correct."""
+
+
 @dataclass
 class AppState:
     store: Store
@@ -637,12 +643,21 @@ def create_app(
         except CameraError as error:
             return jsonify(error=str(error)), 503
         camera = state.camera
-        hand = _score_image(image, still_seq, taps_scored)
+        try:
+            hand = _score_image(image, still_seq, taps_scored)
+        except NoTiles:
+            # Read, and empty: a folder camera goes on to its next photo, as after a hand (it
+            # stayed, every tap read the same empty photo).
+            _advance(camera, read_at)
+            raise
+        _advance(camera, read_at)
+        return jsonify(hand)
+
+    def _advance(camera: Any, read_at: int) -> None:
         advance = getattr(camera, "advance", None)
         with state.camera_lock:  # looked at and moved at once: two taps move it once
             if advance is not None and getattr(camera, "position", None) == read_at:
                 advance()
-        return jsonify(hand)
 
     @app.post("/api/upload")
     def score_upload() -> Any:
@@ -674,8 +689,7 @@ def create_app(
             if taps_scored is not None and state.taps_scored != taps_scored and latest:
                 return _shown_again(latest)
             service.check_photo_size(image)  # one that cannot be kept is not read first
-            session = session or _new_session()
-            context = _context_for(session)
+            context = _context_for(session)  # before the first hand: the session it will start
             try:
                 detections = state.reader.read(
                     image, service.uses_red_fives(context), context.get("variant")
@@ -684,6 +698,10 @@ def create_app(
                 raise TilescoreError(f"cannot read tiles: {error}") from None
             height, width = image.shape[:2]
             reading = service.reconstruct(detections, context["variant"], context)
+            if "no_tiles" in reading.get("problem_kinds", []) and not reading.get("flowers"):
+                if still_seq is not None:
+                    state.still.handled(image)  # this scene was read: not read again by itself
+                raise NoTiles("no tiles found in the photo: nothing was recorded")
             if (
                 still_seq is not None
                 and latest is not None
@@ -698,6 +716,7 @@ def create_app(
                 state.still.handled(image)
                 return _shown_again(latest)
             result = service.score_reading(reading, context)
+            session = session or _new_session()  # it starts where _context_for(None) said
             hand_id = _record_hand(session.id, image, detections, reading, context, result)
             if taps_scored is not None:
                 state.taps_scored += 1

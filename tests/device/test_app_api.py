@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from device.app.web import create_app
-from tests.device.typed_hands import MELDS_HAND, app_reading, typed
+from tests.device.typed_hands import MELDS_HAND, app_reading, one_tile, typed
 
 REPO = Path(__file__).resolve().parents[2]
 PIECE_READER = ("piece-classifier.json", "piece-classifier.onnx")  # default.json names it
@@ -83,12 +83,12 @@ def test_score_then_fix_a_tile_rescoring_and_keeping_the_hand(client):
     assert export["hands"][0]["corrections"]
 
 
-# -- without the models: a reader that finds nothing, so a hand is made and then fixed by hand --
+# -- without the models: a reader that finds one tile, so a hand is made and then fixed by hand --
 
 
 @pytest.fixture
 def hand_client(tmp_path):
-    """A client whose reader finds no tiles: the hand is typed in as a correction, as a player
+    """A client whose reader finds one tile: the hand is typed in as a correction, as a player
     would after a bad photo, so these tests need no models and no CPU for inference."""
     with app_reading(tmp_path).test_client() as client:
         yield client
@@ -896,7 +896,7 @@ def test_the_app_reads_a_rolled_cameras_frames_turned(tmp_path):
     app = create_app(tmp_path / "data", tmp_path / "no-models", f"dir:{camera}", camera_turn=90)
     seen = []
     app.config["STATE"].reader.read = lambda image, red_fives=True, variant=None: (
-        seen.append(image.shape) or []
+        seen.append(image.shape) or one_tile()
     )
     with app.test_client() as client:
         preview = client.get("/api/preview.jpg").data
@@ -957,3 +957,43 @@ def test_a_chicken_hand_puts_its_winner_out_until_the_hand_ends(hand_client):
     # A new game starts with nobody out of it.
     hand_client.post("/api/session", json={"players": ["Ann", "Bo", "Cy", "Di"]})
     assert rules() == {}
+
+
+def test_a_photo_in_which_no_tile_is_found_records_nothing(tmp_path):
+    # A blank or junk photo was recorded as a hand ("the hand has no tiles"), listed on the
+    # Scoreboard for the players to undo (a tester's play-through).
+    app = app_reading(tmp_path, reads=list)
+    (tmp_path / "camera" / "next.jpg").write_bytes((PHOTOS / "taiwan-melds.jpg").read_bytes())
+    camera = app.config["STATE"]
+    with app.test_client() as client:
+        refused = client.post("/api/score")
+        assert refused.status_code == 400
+        assert refused.get_json() == {"error": "no tiles found in the photo: nothing was recorded"}
+        data = {"photo": (io.BytesIO((PHOTOS / "taiwan-melds.jpg").read_bytes()), "h.jpg")}
+        upload = client.post("/api/upload", data=data, content_type="multipart/form-data")
+        assert upload.get_json() == refused.get_json()
+        # Nothing kept: no hand, no photo, not even the session a first hand starts.
+        assert client.get("/api/session").get_json()["session"] is None
+        assert not list((tmp_path / "data" / "photos").glob("*.jpg"))
+        # The folder camera went on to its next photo: it read the empty one again and again.
+        assert camera.camera.position == 1
+        # A photo with a tile in it is a hand, winning or not, to correct on the Result screen.
+        camera.reader.read = lambda image, red_fives=True, variant=None: one_tile()
+        hand = client.post("/api/score")
+        assert hand.status_code == 200 and not hand.get_json()["result"].get("winning")
+        assert len(client.get("/api/session").get_json()["hands"]) == 1
+
+
+@needs_models
+def test_a_blank_picture_is_no_hand(tmp_path):
+    import cv2
+    import numpy as np
+
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    cv2.imwrite(str(camera / "blank.png"), np.full((1200, 1600, 3), (40, 120, 40), np.uint8))
+    app = create_app(tmp_path / "data", MODELS, f"dir:{camera}")
+    with app.test_client() as client:
+        refused = client.post("/api/score")
+        assert refused.get_json() == {"error": "no tiles found in the photo: nothing was recorded"}
+        assert client.get("/api/session").get_json()["hands"] == []

@@ -446,8 +446,9 @@ def test_a_photo_of_an_extreme_shape_is_scored_or_refused_in_one_line(tmp_path):
     with app.test_client() as client:
         response = client.post("/api/score")
         assert response.status_code in (200, 400), response.get_json()
-        if response.status_code == 400:
-            assert response.get_json()["error"].startswith("cannot read tiles")
+        if response.status_code == 400:  # a strip too thin to hold a tile: none is found
+            error = response.get_json()["error"]
+            assert error.startswith(("cannot read tiles", "no tiles found in the photo")), error
 
 
 def test_a_camera_folder_gone_while_the_app_runs_is_the_camera_not_the_disk(tmp_path):

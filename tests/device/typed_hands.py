@@ -1,5 +1,5 @@
 """The table app with a reader that finds what a test says (no models, no inference), so a hand
-is typed in as a correction, as a player would after a bad photo."""
+is typed in as a correction, as a player would after a bad photo (one tile read, by default)."""
 
 import shutil
 from collections.abc import Callable
@@ -17,9 +17,17 @@ MELDS_HAND = {  # a Taiwan winning hand with a pon, a chi, a concealed kong and 
 }
 
 
+def one_tile() -> list[dict[str, Any]]:
+    """What a reader finds in a photo of a hand it read badly: one tile, face down (a tile of
+    every rule set's). A photo in which it finds none records no hand, so there would be
+    nothing to type the hand into."""
+    return [{"code": None, "box": [100.0, 500.0, 160.0, 580.0], "face_down": True,
+             "rotated": False, "confidence": 0.95}]  # fmt: skip
+
+
 def app_reading(
     tmp_path: Path,
-    reads: Callable[[], list[Any]] = list,
+    reads: Callable[[], list[Any]] = one_tile,
     photo: Path | None = PHOTOS / "taiwan-melds.jpg",
 ) -> Any:
     """The app on a real SQLite store under ``tmp_path/data``, the folder camera holding
