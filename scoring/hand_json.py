@@ -354,10 +354,26 @@ def wins_under(context: Mapping[str, Any]) -> Callable[[Mapping[str, Any]], bool
     table's ``context`` (variant, rule options, winds, events): for the layout to try readings
     with. Anything the scorer refuses (a wrong count, five of a tile) is not."""
 
+    try:
+        unseen = find_variant(str(context.get("variant"))).unseen_events
+    except TilescoreError:  # no rule set, or an unknown one: score_json says so for each hand
+        unseen = ()
+
     def wins(hand: Mapping[str, Any]) -> bool:
         data = {**context, **hand}
         if not data.get("win_tile"):
             data.pop("win_tile", None)
-        return score_json(data).get("winning") is True
+        if score_json(data).get("winning") is True:
+            return True
+        # A hand laid down won: one that wins only with an event the photo cannot show (a
+        # riichi hand whose one yaku is 立直) is read right, not one tile from another hand.
+        events = list(data.get("events") or [])
+        missing = [e.value for e in unseen if e.value not in events]
+        if not missing or not isinstance(data.get("events", []), list):
+            return False
+        return any(
+            score_json({**data, "events": [*events, event]}).get("winning") is True
+            for event in missing
+        )
 
     return wins
