@@ -65,7 +65,6 @@ from scoring.variants.xiangqi_shapes import (
     BLACK_GENERAL,
     BLACK_SOLDIER,
     CHARIOT,
-    CHI_RANKS,
     GENERAL,
     RED_GENERAL,
     RED_SOLDIER,
@@ -73,6 +72,7 @@ from scoring.variants.xiangqi_shapes import (
     Reading,
     Shape,
     copies_in_set,
+    is_chi,
     is_soldier,
     other_colour,
     read_hand,
@@ -544,9 +544,7 @@ class Xiangqi(Variant):
         if any(not t.is_piece for t in tiles):
             raise HandError(f"meld {text} holds a tile that is not a xiangqi piece")
         if meld.type is MeldType.CHI:
-            if len({t.suit for t in tiles}) != 1 or sorted(t.number for t in tiles) != list(
-                CHI_RANKS
-            ):
+            if not is_chi(tiles):
                 raise HandError(
                     f"meld {text} is not 車馬包 or 俥傌炮: xiangqi chi takes only those"
                 )

@@ -36,6 +36,7 @@ SETS: tuple[tuple[int, int, int], ...] = (
     (CHARIOT, HORSE, CANNON),
     (SOLDIER, SOLDIER, SOLDIER),
 )
+# 吃 takes only 車馬包/俥傌炮: the other 面子 (將士象, 士象車) are made in the hand, never claimed.
 CHI_RANKS = (CHARIOT, HORSE, CANNON)
 OFFICERS = (ADVISOR, ELEPHANT, CHARIOT, HORSE, CANNON)
 GENERALS = frozenset({BLACK_GENERAL, RED_GENERAL})
@@ -57,6 +58,16 @@ _ORDER = {tile: i for i, tile in enumerate(PIECES)}
 def copies_in_set(tile: Tile) -> int:
     """How many of this piece the 32-piece set holds (將/帥 1, 卒/兵 5, the others 2)."""
     return COPIES[tile.number]
+
+
+def is_chi(tiles: Sequence[Tile]) -> bool:
+    """Whether these pieces may be laid down as a 吃: one colour's 車馬包 (俥傌炮). The scorer
+    refuses any other chi, and the photo layout types a group as chi by this too."""
+    return (
+        all(t.is_piece for t in tiles)
+        and len({t.suit for t in tiles}) == 1
+        and sorted(t.number for t in tiles) == list(CHI_RANKS)
+    )
 
 
 def is_soldier(tile: Tile) -> bool:

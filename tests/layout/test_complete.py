@@ -564,3 +564,13 @@ def test_a_riichi_hand_whose_one_yaku_is_riichi_is_not_read_into_another_hand():
     assert wins_under(riichi)({**hand, "hand": hand["hand"].replace("123s", "124s")}) is False
     chi = {**hand, "hand": "234678m4556p5p", "melds": [{"type": "chi", "tiles": "123s"}]}
     assert wins_under(riichi)(chi) is False
+
+
+def test_a_xiangqi_chi_is_only_what_the_scorer_takes_so_a_runner_up_may_make_one():
+    # 卒卒 and a set 帥俥炮 whose 帥 is doubtful with 傌 (5r) as runner-up: typed chi as read,
+    # the scorer refused 帥俥炮 and the runner-up that makes 俥傌炮 was never tried.
+    tiles = doubtful(row(["7b", "7b", "4r", "1r", "6r"], gap_before={2: 180}), 3, "1r", "5r")
+    xiangqi = {"variant": "xiangqi", "discarder": "left"}
+    reading = reconstruct(tiles, "xiangqi", wins=wins_under(xiangqi))
+    assert [(m.type, m.tiles) for m in reading.melds] == [("chi", ("4r", "5r", "6r"))]
+    assert score_json({**xiangqi, **reading.hand_json()})["winning"] is True

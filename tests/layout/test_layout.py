@@ -410,3 +410,15 @@ def test_a_pon_pushed_against_the_rows_end_is_no_winning_tile_laid_turned():
     out = reconstruct_json({"tiles": row(codes, rotated={13})}, "riichi", "E")
     assert any("lies sideways in the concealed row" in p for p in out["problems"])
     assert any("not set apart" in p for p in out["problems"])
+
+
+def test_a_xiangqi_set_the_scorer_takes_as_no_chi_is_no_chi_meld():
+    # 帥仕相 is a 面子 made in the hand, never claimed (吃 takes 俥傌炮 only): laid apart it
+    # was typed chi, and the scorer refused the hand. Three alike officers are none either.
+    out = reconstruct_json(
+        photo(row(["7b", "7b", "1r", "2r", "3r"], gap_before={2: 180})), "xiangqi"
+    )
+    assert out["melds"] == [] and same(out["hand"], "卒卒帥仕相"), out
+    from vision.layout.melds import is_sequence
+
+    assert is_sequence(parse_tiles("俥傌炮")) and not is_sequence(parse_tiles("帥仕相"))

@@ -8,6 +8,7 @@ from itertools import product
 
 from scoring.errors import TilescoreError
 from scoring.tiles import Tile, tile_from_code
+from scoring.variants.xiangqi_shapes import is_chi
 from vision.layout.tiles import LayoutTile
 
 
@@ -29,14 +30,14 @@ def _tile(code: str) -> Tile | None:
 
 
 def is_sequence(tiles: Sequence[Tile]) -> bool:
-    """Three of one suit in a row (mahjong), or three different pieces of one colour (xiangqi:
-    the variant decides which three make a set)."""
+    """Three of one suit in a row (mahjong), or the xiangqi scorer's own 吃 (車馬包/俥傌炮): a
+    group typed chi that the scorer refuses would stop the runner-up readings that make one."""
     if len(tiles) != 3 or len({t.suit for t in tiles}) != 1:
         return False
     if all(t.is_suited for t in tiles):
         ranks = sorted(t.rank for t in tiles)
         return ranks == [ranks[0], ranks[0] + 1, ranks[0] + 2]
-    return all(t.is_piece for t in tiles) and len({t.number for t in tiles}) == 3
+    return is_chi(tiles)
 
 
 def _alike(tiles: Sequence[Tile]) -> bool:
