@@ -261,15 +261,16 @@ def test_every_key_a_reading_writes_is_one_score_takes():
     assert not READING_KEYS - set(reading.to_json())  # none named that a reading never writes
 
 
-def test_a_box_said_to_hold_no_tile_is_set_aside_and_an_unknown_code_is_said():
+def test_a_box_said_to_hold_no_tile_is_set_aside_and_an_unknown_code_is_refused():
     # "other" (the labels' code for a box a person said holds no tile: a key, a cap) is left out
-    # without a word, where a tile would be a stray; any other unknown code is named.
+    # without a word, where a tile would be a stray; any other unknown code is refused, naming
+    # the tile, as one among its alternatives is (it was left out, the hand scored a tile short).
     tiles = row([*HAND16, "7p"], gap_before={16: 40})
     key = {"code": "other", "box": [400.0, 200.0, 460.0, 280.0]}
     reading = reconstruct_json({"tiles": [*tiles, key]}, "taiwan")
     assert len(parse_tiles(reading["hand"])) == 17 and reading["problems"] == []
-    typo = reconstruct_json({"tiles": [*tiles, {**key, "code": "zz"}]}, "taiwan")
-    assert typo["problems"] == ["unknown tile code 'zz': not counted"]
+    with pytest.raises(TilescoreError, match=r"^tiles\[17\]\.code names 'zz': no tile code$"):
+        reconstruct_json({"tiles": [*tiles, {**key, "code": "zz"}]}, "taiwan")
 
 
 @pytest.mark.parametrize("degrees", [0, 180, 90])

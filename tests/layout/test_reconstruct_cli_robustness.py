@@ -66,6 +66,9 @@ def one_line_error(status, out, err, *words):
         ({"alternatives": [["5m", -0.1]]}, "tiles[0].alternatives"),
         ({"alternatives": [["5m", 0.1, 3]]}, "tiles[0].alternatives"),
         ({"code": 5}, "tiles[0].code"),
+        # Left out with a problem line, exit 0, the hand was scored a tile short.
+        ({"code": "1q"}, "tiles[0].code names '1q': no tile code"),
+        ({"code": "back"}, "tiles[0].code names 'back': no tile code"),  # a back's code is null
         ({"face_down": "no"}, "tiles[0].face_down"),
         ({"rotated": 1}, "tiles[0].rotated"),
         ({"low_confidence": "yes"}, "tiles[0].low_confidence"),

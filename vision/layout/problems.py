@@ -57,10 +57,6 @@ def stray(tile: LayoutTile) -> Problem:
     )
 
 
-def unreadable(tile: LayoutTile) -> Problem:
-    return Problem("unreadable", f"unknown tile code {tile.code!r}: not counted", (tile.index,))
-
-
 def face_down(tiles: Sequence[LayoutTile]) -> Problem:
     return Problem(
         "face_down",

@@ -58,9 +58,6 @@ def reconstruct(
     # neither cuts a row nor strands the row's end tile as a stray.
     aside = [t for t in tiles if t.code == IGNORED_CODE]
     tiles = [t for t in tiles if t.code != IGNORED_CODE]
-    unreadable = [t for t in tiles if not t.face_down and t.tile is None]
-    found += [problems.unreadable(t) for t in unreadable]
-    tiles = [t for t in tiles if t not in unreadable]
     # A tile the rule set has not (a flower in riichi or 明將, a piece in a mahjong hand) is
     # said and left out, not scored into an error for the whole hand.
     foreign = {t: why for t in tiles if t.code and (why := not_played(variant, t.code))}

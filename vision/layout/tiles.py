@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from scoring.errors import TilescoreError, shown
 from scoring.tiles import Tile, tile_from_code
 from vision.json_values import finite_number
-from vision.labels import MAX_SIDE
+from vision.labels import IGNORED_CODE, MAX_SIDE
 
 LOW_CONFIDENCE = 0.5
 """Below this a tile's reading is reported as a problem (the runtime uses the same cut)."""
@@ -150,7 +150,7 @@ def _alternatives(index: int, raw: Any) -> tuple[str, ...]:
     if wrong is not ...:
         code = wrong[0] if isinstance(wrong, list | tuple) and wrong else wrong
         if isinstance(code, str) and not _names_a_read(code):
-            raise DetectionError(f"tiles[{index}].alternatives names {code!r}: no tile code")
+            raise _unknown_code(index, "alternatives", code)
         # The entry named: the whole list said of a list of lists read as if nothing fit.
         wanted = 'a list of codes or ["code", probability] pairs (a probability from 0 to 1)'
         raise _bad(index, "alternatives", wanted, raw if wrong is None else wrong)
@@ -170,8 +170,10 @@ def _is_alternative(entry: Any) -> bool:
 
 def _names_a_read(code: str) -> bool:
     """A tile code, or one of the classifier's names for what is no face ("back")."""
-    if code in ("back", "not_a_tile"):
-        return True
+    return code in ("back", "not_a_tile") or _is_tile_code(code)
+
+
+def _is_tile_code(code: str) -> bool:
     try:
         tile_from_code(code)
     except TilescoreError:
@@ -179,12 +181,17 @@ def _names_a_read(code: str) -> bool:
     return True
 
 
+def _unknown_code(index: int, name: str, code: str) -> DetectionError:
+    return DetectionError(f"tiles[{index}].{name} names {code!r}: no tile code")
+
+
 def from_detections(items: Iterable[TileLike | Mapping[str, Any]]) -> list[LayoutTile]:
     """LayoutTiles from runtime ``Detection`` objects or the dicts of ``tilescore detect --json``.
 
     A missing ``low_confidence`` is worked out from the confidence, so labels of real photos
-    (which carry no confidence) read as certain. A field of the wrong type is a one-line
-    ``DetectionError`` naming the tile and the field.
+    (which carry no confidence) read as certain. A field of the wrong type, or a code that
+    names no tile (but ``"other"``, a box said to hold none), is a one-line ``DetectionError``
+    naming the tile and the field.
 
     >>> [t.code for t in from_detections([{"code": "5m", "box": [0, 0, 30, 40]}])]
     ['5m']
@@ -196,6 +203,10 @@ def from_detections(items: Iterable[TileLike | Mapping[str, Any]]) -> list[Layou
         code = _field(item, "code", None)
         if code is not None and not isinstance(code, str):
             raise _bad(index, "code", "a tile code (text) or null for a back", code)
+        if code is not None and code != IGNORED_CODE and not _is_tile_code(code):
+            # Refused as an unknown runner-up is: left out with a word, a typo'd tile made the
+            # hand a tile short and was scored so, with exit 0 (contracts: a known tile code).
+            raise _unknown_code(index, "code", code)
         confidence = _confidence(index, _field(item, "confidence", 1.0))
         low = _flag(index, item, "low_confidence")
         tiles.append(
