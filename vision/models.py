@@ -14,14 +14,26 @@ from typing import Any
 
 import numpy as np
 
-from scoring.errors import VariantError
+from scoring.errors import TilescoreError, VariantError
+from scoring.tiles import tile_from_code
 from scoring.variant import variant_name
 from vision.errors import ModelError
+from vision.json_values import finite_number
 
 DEFAULT_FILE = "default.json"  # names the models a folder reads with (docs/contracts.md)
 SHIPPED_MODELS = Path(__file__).resolve().parent.parent / "models"
 """The shipped models, every command's default: the project's own ``models/``, wherever the
 command runs from (a default of ``models`` under the working folder failed everywhere else)."""
+
+
+# The classifier's metadata key for the least score a first read keeps (vision/pipeline.py).
+MIN_READ_KEY = "min_read_confidence"
+SCORE_KEYS = ("detect_confidence", "neighbour_confidence", "back_confidence", MIN_READ_KEY)
+"""The thresholds the pipeline reads from a model's metadata, each a score from 0 to 1. Checked
+as the metadata loads: read as the pipeline starts, "abc" or null was a traceback, and 2, -1 or
+NaN a threshold no box passes (or all do), said nowhere."""
+ZOOM_BELOW_KEY = "zoom_below"
+"""The tile size (input pixels) below which the detector takes a second look; 0: none."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +59,14 @@ class ModelInfo:
     channel_order: str
     classes: tuple[ModelClass, ...]
     metadata: dict[str, Any]
+
+    def number(self, key: str) -> float | None:
+        """The metadata's threshold ``key`` (one of ``SCORE_KEYS`` or ``ZOOM_BELOW_KEY``, checked
+        by ``load_info``), or None where it names none."""
+        if key not in (*SCORE_KEYS, ZOOM_BELOW_KEY):  # a key read here must be one checked there
+            raise ValueError(f"{key!r} is no threshold load_info checks")
+        value = self.metadata.get(key)
+        return None if value is None else float(value)
 
     @property
     def is_single_stage(self) -> bool:
@@ -98,9 +118,43 @@ def load_info(meta_path: Path) -> ModelInfo:
             f"model metadata {str(meta_path)!r}: channel_order must be RGB or BGR, "
             f"not {info.channel_order!r}"
         )
+    _check_numbers(meta_path, data)
+    for model_class in classes:
+        if model_class.code is not None and not _is_tile_code(model_class.code):
+            # Found only as the pipeline starts, it read "unknown tile code 'zz'", no file named.
+            raise ModelError(
+                f"model metadata {str(meta_path)!r}: class {model_class.name!r} has code "
+                f"{model_class.code!r}, no tile code"
+            )
     if not onnx_path.exists():
         raise ModelError(f"model file {str(onnx_path)!r} named by {meta_path.name} is missing")
     return info
+
+
+def _check_numbers(meta_path: Path, data: dict[str, Any]) -> None:
+    for key in (*SCORE_KEYS, ZOOM_BELOW_KEY):
+        if key not in data:
+            continue
+        number = finite_number(data[key])
+        if key == ZOOM_BELOW_KEY:
+            wanted, fits = "a tile size in pixels, 0 or more", number is not None and number >= 0
+        else:
+            wanted, fits = "a number from 0 to 1", number is not None and 0 <= number <= 1
+        if not fits:
+            raise ModelError(
+                f"model metadata {str(meta_path)!r}: {key} must be {wanted}, "
+                f"got {json.dumps(data[key])}"
+            )
+
+
+def _is_tile_code(code: object) -> bool:
+    if not isinstance(code, str):
+        return False
+    try:
+        tile_from_code(code)
+    except TilescoreError:
+        return False
+    return True
 
 
 MAX_THREADS = 1024

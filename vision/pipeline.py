@@ -32,7 +32,9 @@ from vision.face_colour import (
     looks_white,
 )
 from vision.models import (
+    MIN_READ_KEY,
     SHIPPED_MODELS,
+    ZOOM_BELOW_KEY,
     ModelClass,
     ModelInfo,
     OnnxModel,
@@ -66,8 +68,6 @@ ALTERNATIVE_MIN = 0.05  # a runner-up below this is noise, not an alternative wo
 TURNED_READ_AT_LEAST = 0.9
 """A crop read as no tile is taken a quarter turned only when it reads this surely so: on the
 real photos 0.9 found 2 more tiles for 2 more extra boxes, 0.7 4 more for 5 more."""
-# The classifier's metadata key for the least score a first read keeps (TilePipeline).
-MIN_READ_KEY = "min_read_confidence"
 # What the pipeline reads from a classifier's metadata besides the model: a fine-tune of it
 # inherits them (vision/training/finetune.py).
 CLASSIFIER_RUNTIME_FACTS = (MIN_READ_KEY,)
@@ -123,22 +123,22 @@ class TilePipeline:
         # A classifier trained apart that reads every face-up tile again; where it names another
         # tile, the tile is flagged for a person to confirm (vision/second_opinion.py).
         self.second_opinion = second_opinion
-        self.detect_confidence = float(
-            detector.info.metadata.get("detect_confidence", DETECT_CONFIDENCE)
+        # Every threshold below is checked as its metadata loads (vision/models.py SCORE_KEYS).
+        detect_confidence = detector.info.number("detect_confidence")
+        self.detect_confidence = (
+            DETECT_CONFIDENCE if detect_confidence is None else detect_confidence
         )
         # Weak boxes down to this score are kept when they lie beside a confident tile of their
         # size (vision/weak_boxes.py); the detector's metadata names it, as it names its
         # threshold. Without one, boxes under the threshold are dropped.
-        neighbour = detector.info.metadata.get("neighbour_confidence")
-        self.neighbour_confidence = float(neighbour) if neighbour else None
+        self.neighbour_confidence = detector.info.number("neighbour_confidence") or None
         # The tile size (input pixels) below which the detector finds tiles poorly: its
         # metadata's ``zoom_below``, from the sizes it learnt on. Without one, no second look.
-        zoom_below = detector.info.metadata.get("zoom_below")
-        self.zoom_below = float(zoom_below) if zoom_below else None
+        self.zoom_below = detector.info.number(ZOOM_BELOW_KEY) or None
         # A back is a plain block of colour: a classifier sure of it vouches for little (a mat of
         # tile-sized bamboo blocks reads as rows of backs), so a back must be found by the
         # detector itself at this score. The detector's metadata names it; without one, none.
-        self.back_confidence = float(detector.info.metadata.get("back_confidence", 0.0))
+        self.back_confidence = detector.info.number("back_confidence") or 0.0
         # Weak reads far bigger than the photo's tiles, or slivers at the frame's edge, are no
         # tiles (vision/out_of_scale.py); off only to measure what the check takes.
         self.judge_scale = True
@@ -161,7 +161,7 @@ class TilePipeline:
             # no tile it can name (a box on a logo, a key, two tiles' edges), and the box is
             # dropped. The classifier's metadata names it, measured on labelled photos for its
             # own calibration; without, every read stays and the unsure ones are flagged.
-            self.min_read_confidence = float(classifier.info.metadata.get(MIN_READ_KEY, 0))
+            self.min_read_confidence = classifier.info.number(MIN_READ_KEY) or 0.0
             self._red_to_five = [
                 (i, codes.index(plain_five(c))) for i, c in enumerate(codes) if plain_five(c) != c
             ]

@@ -196,6 +196,54 @@ def test_the_detector_metadata_sets_the_score_a_back_needs(models, tmp_path):
         assert [t.code for t in load_pipeline(own).read(scene_photo()).tiles] == expected
 
 
+@pytest.mark.parametrize(
+    ("facts", "said"),
+    [
+        # "abc" and null were a traceback as the pipeline started; 2, -1 and NaN a threshold
+        # no box passes (or every box does), taken without a word.
+        ({"detect_confidence": "abc"}, 'detect_confidence must be a number from 0 to 1, got "abc"'),
+        ({"detect_confidence": None}, "detect_confidence must be a number from 0 to 1, got null"),
+        ({"detect_confidence": 2}, "detect_confidence must be a number from 0 to 1, got 2"),
+        ({"detect_confidence": float("nan")}, "detect_confidence must be a number from 0 to 1"),
+        ({"back_confidence": -1}, "back_confidence must be a number from 0 to 1, got -1"),
+        ({"neighbour_confidence": True}, "neighbour_confidence must be a number from 0 to 1"),
+        ({"zoom_below": "52"}, 'zoom_below must be a tile size in pixels, 0 or more, got "52"'),
+        ({"zoom_below": -52}, "zoom_below must be a tile size in pixels, 0 or more, got -52"),
+    ],
+)
+def test_a_threshold_in_the_metadata_that_is_no_score_names_the_file_and_key(
+    models, tmp_path, facts, said
+):
+    own = _with_detector_facts(models, tmp_path / "own", **facts)
+    with pytest.raises(ModelError) as error:
+        load_pipeline(own)
+    assert str(error.value).startswith(f"model metadata {str(own / 'det.json')!r}: {said}")
+    assert "\n" not in str(error.value)
+
+
+def test_a_classifier_reads_with_its_own_floor_and_a_bad_one_names_the_file(models, tmp_path):
+    own = _with_detector_facts(models, tmp_path / "own")
+    meta = json.loads((own / "cls.json").read_text())
+    (own / "cls.json").write_text(json.dumps({**meta, "min_read_confidence": 0.3}))
+    assert load_pipeline(own).min_read_confidence == 0.3
+    (own / "cls.json").write_text(json.dumps({**meta, "min_read_confidence": 30}))
+    with pytest.raises(ModelError, match=r"cls\.json'?: min_read_confidence must be a number"):
+        load_pipeline(own)
+
+
+def test_a_class_code_that_is_no_tile_code_names_the_file(models, tmp_path):
+    # It was "unknown tile code 'zz'" as the pipeline started, naming no file.
+    own = _with_detector_facts(models, tmp_path / "own")
+    meta = json.loads((own / "cls.json").read_text())
+    first = meta["classes"][0]
+    meta["classes"][0] = {**first, "code": "zz"}
+    (own / "cls.json").write_text(json.dumps(meta))
+    with pytest.raises(ModelError) as error:
+        load_pipeline(own)
+    assert str(own / "cls.json") in str(error.value)
+    assert f"class {first['name']!r} has code 'zz', no tile code" in str(error.value)
+
+
 def _with_piece_reader(folder, colours, **reader):
     """The scene's folder with a piece reader that reads crops by ``colours``."""
     return with_reader(folder, "pieces", "pcs", colours, **reader)
