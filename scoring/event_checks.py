@@ -86,5 +86,7 @@ def check_robbed_tile(hand: Hand, copies: int = 4, shown: Iterable[Tile] = ()) -
 
 def check_kong_for(hand: Hand, event: Event, name: str) -> None:
     """``event`` (槓上開花 and its kind) is won on the tile drawn for a kong among the melds."""
+    if hand.shows_no_tiles:
+        return
     if event in hand.context.events and not any(m.is_kong for m in hand.melds):
         raise HandError(f"{event.value} ({name}) needs a kong among the melds")

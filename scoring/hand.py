@@ -200,6 +200,15 @@ class Hand:
         return counts if counts is not None else tuple(counts34(self.concealed))
 
     @property
+    def shows_no_tiles(self) -> bool:
+        """No tile at all: the context checked before any tile is known (``hand_json.
+        check_context``, a photo still to read), so what an event needs of the tiles (a kong for
+        槓上開花, eight flowers for 八仙過海) is left to the hand. A hand scored always shows
+        some: every rule set refuses one without, but riichi's 流局滿貫, which takes no other
+        event."""
+        return not (self.concealed or self.melds or self.flowers or self.win_tile)
+
+    @property
     def is_concealed(self) -> bool:
         """No chi, pon or open kong (a concealed kong keeps the hand concealed)."""
         return not any(m.is_open for m in self.melds)

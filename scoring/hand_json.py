@@ -210,8 +210,13 @@ def _tiles(data: Mapping[str, Any], key: str) -> tuple[Tile, ...]:
     return _short_tiles(text) if len(text) <= _SHORT else tiles_from_text(text)
 
 
-def parse_hand(data: Any, default_variant: str | None = None) -> tuple[Variant, Hand]:
-    """The variant and the hand a JSON object describes; any problem is a one-line ``HandError``."""
+def parse_hand(
+    data: Any, default_variant: str | None = None, *, context_only: bool = False
+) -> tuple[Variant, Hand]:
+    """The variant and the hand a JSON object describes; any problem is a one-line ``HandError``.
+
+    ``context_only``: the tiles (``hand``, ``win_tile``, ``melds``, ``flowers``) are not read,
+    and only the context is checked (``check_context``)."""
     if type(data) is not dict and not isinstance(data, Mapping):
         raise HandError(f"a hand must be a JSON object, got {kind_of(data)}")
     if not data.keys() <= INPUT_KEYS:
@@ -223,14 +228,14 @@ def parse_hand(data: Any, default_variant: str | None = None) -> tuple[Variant, 
     if not isinstance(variant_name, str):
         raise HandError("the hand names no variant (taiwan, riichi, mingjiang, xiangqi)")
     variant = find_variant(variant_name)
-    concealed = tiles_from_text(_text(data, "hand"))
+    concealed = () if context_only else tiles_from_text(_text(data, "hand"))
     events_data = get("events")
     events = _NO_EVENTS if events_data is None else parse_events(events_data)
-    if not concealed and variant.needs_tiles(events):
+    if not concealed and variant.needs_tiles(events) and not context_only:
         raise HandError("the hand has no tiles")
-    win_text = _text(data, "win_tile")
+    win_text = "" if context_only else _text(data, "win_tile")
     win_tile = tile_from_code(win_text) if win_text else None
-    melds_data = data.get("melds") or []
+    melds_data = [] if context_only else data.get("melds") or []
     if isinstance(melds_data, str):
         melds_data = melds_data.split()
     if not isinstance(melds_data, list):
@@ -312,13 +317,24 @@ def parse_hand(data: Any, default_variant: str | None = None) -> tuple[Variant, 
         concealed=concealed,
         win_tile=win_tile,
         melds=melds,
-        flowers=_tiles(data, "flowers") if get("flowers") is not None else (),
+        flowers=_tiles(data, "flowers") if get("flowers") is not None and not context_only else (),
         context=context,
         rules=hand_rules,
     )
     hand = variant.as_scored(hand)
-    variant.check_hand(hand)
+    if context_only:
+        variant.check_context(hand)
+    else:
+        variant.check_hand(hand)
     return variant, hand
+
+
+def check_context(data: Mapping[str, Any]) -> None:
+    """The context of a hand still to be read (variant, rule options, winds, seats, events,
+    counts, indicators) checked as scoring the hand will check it, its tiles left out: for a
+    command to refuse a bad option before the seconds a photo takes to read. What an event needs
+    of the tiles is checked with them (``Hand.shows_no_tiles``)."""
+    parse_hand(data, context_only=True)
 
 
 # Each variant's default rules, as the one read-only mapping every hand that names no rule option

@@ -9,7 +9,7 @@ from typing import Any
 
 from scoring.cli import exit_status, format_result, hand_from_options, write_json, write_text
 from scoring.errors import TilescoreError
-from scoring.hand_json import score_json, wins_under
+from scoring.hand_json import check_context, score_json, wins_under
 from scoring.variant import flowers_in_play, red_fives_in_play
 from vision.annotate import (
     annotate,
@@ -32,19 +32,24 @@ def score_photo_command(args: argparse.Namespace) -> int:
     if args.annotate is not None and not args.annotate.strip():
         raise TilescoreError("--annotate needs a file name for the drawing")
     target = annotation_target(Path(args.annotate), photo) if args.annotate else None
+    # The table's options are checked before any model runs: reading a photo takes seconds on
+    # a Pi, and a --seat Q or --honba -2 said only after it wastes them.
+    table = hand_from_options(_with_hand(args, ""))
+    check_context(table)
     decoded = load_photo(photo)
-    variant = args.variant or "taiwan"
+    variant = table["variant"]
     pipeline = load_pipeline(Path(args.models or SHIPPED_MODELS), variant=variant)
     read = pipeline.read(
         decoded.pixels,
-        red_fives=_red_fives(args),
+        # A five painted red is read as the plain five where the rule set counts no red fives.
+        red_fives=red_fives_in_play(variant, table.get("rules")),
         backs=backs,
         flowers=flowers_in_play(variant),
     )
     tiles = [t.to_json() for t in read.scaled(*decoded.scale).tiles]
     # The hand was laid down because it won: a reading that is no winning hand under these rules
     # is completed by the doubtful tiles' runner-ups where they make it one.
-    wins = wins_under(hand_from_options(_with_hand(args, "")))
+    wins = wins_under(table)
     layout_reading = reconstruct(tiles, variant, wins=wins)
     layout = layout_reading.to_json()
     context = hand_from_options(_with_hand(args, layout["hand"]))
@@ -68,13 +73,6 @@ def score_photo_command(args: argparse.Namespace) -> int:
     melds = [f"{m['type']}:{m['tiles']}" for m in layout["melds"]]
     write_text(lambda: format_result({**hand, "melds": melds}, result))
     return 0
-
-
-def _red_fives(args: argparse.Namespace) -> bool:
-    """Whether the variant and its rule options count red fives; if not, a red-painted five is
-    read as the plain five it is (and the rule options are checked before any model runs)."""
-    context = hand_from_options(_with_hand(args, ""))
-    return red_fives_in_play(context["variant"], context.get("rules"))
 
 
 def _with_hand(args: argparse.Namespace, hand: str) -> argparse.Namespace:

@@ -1091,10 +1091,12 @@ class Taiwan(Variant):
             if drawn in events and not ctx.self_draw:
                 raise HandError(f"{drawn.value} (槓上開花) is a self-drawn win: set self_draw")
         check_kong_for(hand, Event.AFTER_KONG, "槓上開花")
-        if Event.AFTER_FLOWER in events and not hand.flowers:
+        # The flowers the events below need are the hand's to show: not checked before it has any.
+        unseen = hand.shows_no_tiles
+        if Event.AFTER_FLOWER in events and not hand.flowers and not unseen:
             raise HandError("after_flower (槓上開花, 補花) needs a flower among the flowers")
         if Event.SEVEN_FLOWERS_ROB in events:
-            if len(hand.flowers) not in (7, 8):
+            if len(hand.flowers) not in (7, 8) and not unseen:
                 raise HandError(
                     f"seven_flowers_rob (七搶一) needs seven flowers, got {len(hand.flowers)}"
                 )
@@ -1106,7 +1108,7 @@ class Taiwan(Variant):
                     " discarder, no self_draw"
                 )
         if Event.EIGHT_FLOWERS in events:
-            if len(hand.flowers) != 8:
+            if len(hand.flowers) != 8 and not unseen:
                 raise HandError(
                     f"eight_flowers (八仙過海) needs all eight flowers, got {len(hand.flowers)}"
                 )

@@ -622,14 +622,17 @@ class Xiangqi(Variant):
             Event.DECLARED_READY, concealed, "(聽) needs a concealed hand: no chi, pon or open kong"
         )
         need(Event.HEAVENLY_READY, concealed, "(天聽) needs a concealed hand")
+        # What an event needs of the tiles (a kong, the robbed 兵) is the hand's to show: not
+        # checked before it has any (hand_json.check_context).
+        unseen = hand.shows_no_tiles
         need(
             Event.AFTER_KONG,
-            ctx.self_draw and bool(kong_actions(hand.melds)),
+            ctx.self_draw and (unseen or bool(kong_actions(hand.melds))),
             "(槓上開花) is a self-draw by a hand with a kong",
         )
         need(
             Event.KONG_AFTER_KONG,
-            ctx.self_draw and kong_actions(hand.melds) >= 2,
+            ctx.self_draw and (unseen or kong_actions(hand.melds) >= 2),
             "(槓頂槓自摸) is a self-draw by a hand with a kong of five",
         )
         need(Event.LAST_TILE, ctx.self_draw, "(海底撈月) is a self-draw")
@@ -637,7 +640,7 @@ class Xiangqi(Variant):
         win = hand.win_tile
         need(
             Event.ROBBING_KONG,
-            not ctx.self_draw and win is not None and is_soldier(win),
+            not ctx.self_draw and (unseen or (win is not None and is_soldier(win))),
             "(搶槓) wins a 兵 or 卒 another player added to a kong, not a self-draw",
         )
         need(

@@ -245,3 +245,58 @@ def test_a_box_with_no_pixel_in_the_photo_is_no_tile(tmp_path):
         env=os.environ | {"PYTHONPATH": str(REPO)},
     )  # fmt: skip
     assert chained.returncode == 0, chained.stderr
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--seat", "Q"], "seat_wind 'Q' is not one of E S W N"),
+        (["--round", "X"], "round_wind 'X' is not one of E S W N"),
+        (["--variant", "riichi", "--honba", "-2"], "honba -2 is negative"),
+        (["--events", "bogus"], "unknown event 'bogus'"),
+        (["--variant", "riichi", "--dora", "5q"], "unknown tile code '5q'"),
+        (["--seat", "S", "--discarder", "E", "--self-draw"], "a self-drawn win has no discarder"),
+    ],
+)
+def test_score_photo_checks_the_table_options_before_reading_the_photo(
+    monkeypatch, capsys, options, said
+):
+    # Said only after the photo was read: seconds on a Pi, for an option typed wrong.
+    import vision.score_photo
+    from device.cli import main
+
+    def read(*_args, **_kwargs):
+        raise AssertionError("the photo was read before the options were checked")
+
+    monkeypatch.setattr(vision.score_photo, "load_photo", read)
+    monkeypatch.setattr(vision.score_photo, "load_pipeline", read)
+    assert main(["score", "hand.jpg", *options]) == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        # What an event needs of the tiles (a kong, eight flowers, the robbed 兵) is the photo's
+        # to show: not refused before it is read.
+        ["--variant", "xiangqi", "--events", "after_kong", "--self-draw"],
+        ["--variant", "xiangqi", "--events", "robbing_kong", "--discarder", "left"],
+        ["--variant", "riichi", "--events", "after_kong", "--self-draw"],
+        ["--events", "eight_flowers"],
+        ["--events", "seven_flowers_rob", "--seat", "S", "--discarder", "E"],
+    ],
+)
+def test_score_photo_leaves_what_events_need_of_the_tiles_to_the_photo(monkeypatch, options):
+    import vision.score_photo
+    from device.cli import main
+
+    class Read(Exception):
+        pass
+
+    def read(*_args, **_kwargs):
+        raise Read
+
+    monkeypatch.setattr(vision.score_photo, "load_photo", read)
+    with pytest.raises(Read):
+        main(["score", "hand.jpg", *options])
