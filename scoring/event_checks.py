@@ -7,7 +7,7 @@ scored 4 台, 槓上開花 with no kong 2, 天聽 after a chi 9.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from scoring.errors import HandError
 from scoring.hand import SEATS, Event, Hand
@@ -51,19 +51,24 @@ def check_never_together(hand: Hand, pairs: Iterable[tuple[Event, Event]]) -> No
             raise HandError(f"{first.value} and {second.value} cannot both happen")
 
 
-def check_human_win_discarder(hand: Hand) -> None:
-    """人胡 wins a discard before the winner's first draw (001: 第一巡內未摸牌前). Play goes
-    E S W N from the dealer, East, so by then only the seats ahead of the winner have
-    discarded: a later seat's discard is a one-line error."""
+def check_human_win_discarder(hand: Hand, before: Sequence[str] | None = None) -> None:
+    """人胡 wins a discard before the winner's first draw (001: 第一巡內未摸牌前; 003: 沒摸過牌就
+    胡別人), so only a seat that played ``before`` the winner's first turn can have thrown it: a
+    later seat's discard is a one-line error. By winds (the default) play goes E S W N from the
+    dealer, East; a table of chairs names its own."""
     ctx = hand.context
-    if not ctx.has(Event.HUMAN_WIN) or ctx.discarder is None or ctx.seat_wind not in SEATS:
+    if not ctx.has(Event.HUMAN_WIN) or ctx.discarder is None:
         return
-    before = SEATS[: SEATS.index(ctx.seat_wind)]
+    winner = "the winner"
+    if before is None:
+        if ctx.seat_wind not in SEATS:
+            return
+        before, winner = SEATS[: SEATS.index(ctx.seat_wind)], ctx.seat_wind
     if ctx.discarder not in before:
-        ahead = " and ".join(before) or "nobody"
         raise HandError(
             "human_win (人胡) wins a discard before the winner's first draw: only"
-            f" {ahead} discarded before {ctx.seat_wind}'s first draw, not {ctx.discarder}"
+            f" {' and '.join(before) or 'nobody'} discarded before {winner}'s first draw,"
+            f" not {ctx.discarder}"
         )
 
 

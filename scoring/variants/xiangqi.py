@@ -41,6 +41,7 @@ from scoring.errors import HandError, shown
 from scoring.event_checks import (
     NEVER_TOGETHER,
     READY_BEFORE_FIRST_DRAW,
+    check_human_win_discarder,
     check_never_together,
     check_robbed_tile,
 )
@@ -599,8 +600,7 @@ class Xiangqi(Variant):
             if event not in self.events:
                 allowed = " ".join(sorted(e.value for e in self.events))
                 raise HandError(f"event {event.value!r} is not used in xiangqi (known: {allowed})")
-        self._check_events(hand)
-        if rules["dealer_seat"]:
+        if rules["dealer_seat"]:  # before the events: 人胡's check counts from the dealer's seat
             if ctx.dealer is True:
                 raise HandError("dealer_seat is for a winner who does not deal, but dealer is true")
             if rules["dealer_seat"] not in seats:
@@ -608,6 +608,7 @@ class Xiangqi(Variant):
                     f"dealer_seat {rules['dealer_seat']!r} is not a seat of a"
                     f" {ctx.players}-player table ({listed})"
                 )
+        self._check_events(hand)
 
     def _check_events(self, hand: Hand) -> None:
         ctx = hand.context
@@ -665,20 +666,12 @@ class Xiangqi(Variant):
 
     @staticmethod
     def _check_human_win_discarder(hand: Hand) -> None:
-        """人胡 wins a discard before the winner's first draw: play goes from the dealer round
-        to the winner's left (上家), so only the seats from the dealer to the left have
-        discarded by then (the mahjong tables' check_human_win_discarder, by chairs)."""
-        ctx = hand.context
+        """人胡's discarder by chairs: play goes from the dealer round to the winner's left
+        (上家), so only the seats from the dealer's to the left have played before the winner."""
         dealer = _dealer_seat(hand)
-        if not ctx.has(Event.HUMAN_WIN) or ctx.discarder is None or not dealer:
-            return
-        after_winner = tuple(reversed(seats_for(ctx.players)))  # right (下家) first, left last
-        before = after_winner[after_winner.index(dealer) :]
-        if ctx.discarder not in before:
-            raise HandError(
-                "human_win (人胡) wins a discard before the winner's first draw: with the dealer"
-                f" {dealer}, only {' and '.join(before)} discarded before it, not {ctx.discarder}"
-            )
+        after_winner = tuple(reversed(seats_for(hand.context.players)))  # right (下家) .. left
+        if dealer in after_winner:  # unknown or the winner's own: nothing to count from
+            check_human_win_discarder(hand, after_winner[after_winner.index(dealer) :])
 
     # ---- scoring ----
 

@@ -60,10 +60,19 @@ def test_xiangqi_counts_the_go_round_from_the_dealer_chair(dealer_seat, discarde
     if ok:
         assert "error" not in result, result
     else:
-        assert f"with the dealer {dealer_seat}" in result["error"]
+        assert "before the winner's first draw: only" in result["error"]
+        assert f"not {discarder}" in result["error"]
 
 
 def test_mingjiang_takes_human_win_off_any_discard_of_the_first_go_round():
     hand = {"hand": "123456789m234p55s", "win_tile": "5s", "variant": "mingjiang"}
     result = score_json({**hand, "seat_wind": "S", "discarder": "N", "events": ["human_win"]})
     assert "error" not in result, result
+
+
+def test_xiangqi_says_a_dealer_chair_the_table_has_not_before_counting_from_it():
+    hand = {**XIANGQI_HAND, "variant": "xiangqi", "players": 3, "dealer": False}
+    result = score_json(
+        {**hand, "discarder": "left", "events": ["human_win"], "rules": {"dealer_seat": "across"}}
+    )
+    assert "dealer_seat 'across' is not a seat of a 3-player table" in result["error"]
