@@ -71,6 +71,10 @@ real photos 0.9 found 2 more tiles for 2 more extra boxes, 0.7 4 more for 5 more
 # What the pipeline reads from a classifier's metadata besides the model: a fine-tune of it
 # inherits them (vision/training/finetune.py).
 CLASSIFIER_RUNTIME_FACTS = (MIN_READ_KEY,)
+SURE_FLOWER = 0.97
+"""Where no flower is in play, a flower read at least this surely is one left on the table (the
+example photos' real flowers read 0.93-1.0), read as a flower for the layout to set aside; below
+it the face is read as its runner-up (the real bird 1s taken for flowers read 0.36-0.92)."""
 SURE_BOX = 0.4
 SURE_BOX_MIN_READ = 0.15
 """A box the detector scores at least ``SURE_BOX`` holds a tile; the classifier then only has to
@@ -213,11 +217,17 @@ class TilePipeline:
                 for box, score, kind in zip(boxes, scores, kinds, strict=True)
             ]
         else:
-            tiles = self._classify(image, boxes, scores, kinds, timing, red_fives, backs, flowers)
+            tiles, flower_faces = self._classify(
+                image, boxes, scores, kinds, timing, red_fives, backs, flowers
+            )
             if self.second_opinion is not None:
                 asked = time.perf_counter()
                 tiles = question(image, tiles, self.second_opinion, SURE_BOX, red_fives, flowers)
                 timing["second_opinion"] = _ms(asked)
+            # A face taken for a flower where none is in play is asked about however sure its
+            # runner-up is, even where the second opinion agrees (with flowers out, both are
+            # sure of what is left). Flagged last: earlier, weak boxes beside surer ones drop.
+            tiles = [replace(t, low_confidence=True) if t.box in flower_faces else t for t in tiles]
         timing["total"] = _ms(start)
         return PhotoReading(reading_order(tuple(tiles)), timing)
 
@@ -326,7 +336,9 @@ class TilePipeline:
         red_fives: bool = True,
         backs: Backs = UNSAID_BACKS,
         flowers: bool = True,
-    ) -> list[Detection]:
+    ) -> tuple[list[Detection], set[tuple[float, float, float, float]]]:
+        """The tiles read, and the boxes of those read as their runner-up because the
+        classifier took them for a flower where none is in play (``flowers=False``)."""
         assert self.classifier is not None
         info = self.classifier.info
         start = time.perf_counter()
@@ -353,15 +365,16 @@ class TilePipeline:
             for red, five in self._red_to_five:
                 probabilities[:, five] += probabilities[:, red]
                 probabilities[:, red] = 0.0
-        # A face read as a flower where none is in play is read as its runner-up, and asked
-        # about however sure that is of the tiles left: the bird 1s it most often is was read
-        # as an 8s surely instead on a real photo (docs/vision.md).
+        # A face read as a flower where none is in play is read as its runner-up (the bird 1s
+        # it most often is: docs/vision.md), unless it is surely a flower: one left on the
+        # table, which the layout sets aside as not played.
         took_a_flower = np.zeros(len(probabilities), bool)
         if not flowers:
-            took_a_flower = self._is_flower[probabilities.argmax(axis=1)]
+            best = probabilities.argmax(axis=1)
+            took_a_flower = self._is_flower[best] & (probabilities.max(axis=1) < SURE_FLOWER)
             # Not folded into another class, as a red five is: a flower's likeness says nothing
             # of which tile it is.
-            probabilities[:, self._is_flower] = 0.0
+            probabilities[np.ix_(~self._is_flower[best] | took_a_flower, self._is_flower)] = 0.0
         timing["classifier"] = _ms(start)
         row_of = {tile: row for row, tile in enumerate(to_read)}
         tiles: list[Detection] = []
@@ -389,7 +402,7 @@ class TilePipeline:
             and not (tile.face_down and tile.detector_confidence < self.back_confidence)
         ]
         if not kept:
-            return kept
+            return kept, set()
         boxes_kept = np.array([tile.box for tile in kept])
         weak = np.array([tile.low_confidence for tile in kept])
         dropped = inside_surer(boxes_kept, np.array([tile.confidence for tile in kept]), weak)
@@ -399,14 +412,12 @@ class TilePipeline:
             left = ~dropped
             dropped[left] = out_of_scale(boxes_kept[left], weak[left], width, height)
         kept = [tile for tile, drop in zip(kept, dropped, strict=True) if not drop]
-        fitted = self._fit_the_set(kept, read_from, probabilities)
-        # Flagged last: a flag earlier would count it weak, and weak boxes beside surer ones drop.
-        return [
-            replace(tile, low_confidence=True)
+        flower_faces = {
+            tile.box
+            for tile in kept
             if id(tile) in read_from and took_a_flower[read_from[id(tile)][0]]
-            else tile
-            for tile in fitted
-        ]
+        }
+        return self._fit_the_set(kept, read_from, probabilities), flower_faces
 
     def _fit_the_set(
         self,

@@ -56,7 +56,12 @@ def question(
     ``flowers=False``: no tile is read as a flower, as in the first classifier's reads
     (TilePipeline.read)."""
     codes = [c.code for c in second.info.classes]
-    asked = [k for k, tile in enumerate(tiles) if _mahjong_tile(tile.code)]
+    # A flower read where none is in play was read surely (TilePipeline.read): one on the table.
+    asked = [
+        k
+        for k, tile in enumerate(tiles)
+        if _mahjong_tile(tile.code) and (flowers or not tile_from_code(str(tile.code)).is_flower)
+    ]
     if not asked:
         return list(tiles)
     size = second.info.input_size

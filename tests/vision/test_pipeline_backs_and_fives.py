@@ -10,7 +10,7 @@ from tests.vision.onnx_fixtures import (
     detector_row,
     single_stage_models,
 )
-from tests.vision.scene import colour_pair, painted_photo, to_input
+from tests.vision.scene import colour_pair, painted_photo, to_input, with_reader
 from vision.pipeline import load_pipeline
 
 BLANK = (235, 235, 230)  # a plain white 白
@@ -84,6 +84,26 @@ def test_a_rule_set_without_flowers_reads_a_flower_like_face_as_its_runner_up(tm
     # asked about however sure that is: the classifier saw something else first.
     assert without.classifier_confidence > 0.99 and without.alternatives == ()
     assert without.low_confidence and not with_flowers.low_confidence
+
+
+def test_a_sure_flower_stays_one_and_a_second_opinion_does_not_unask_a_flower_face(tmp_path):
+    bird, flower = (120, 160, 90), (200, 60, 160)
+    tiles = (((25, 50, 75, 125), 0, bird), ((100, 50, 150, 125), 0, flower))
+    colours = {"1f": bird, "2f": flower, "1s": (128, 168, 98), "not_a_tile": (114, 114, 114)}
+    found = [(box, cls, 0.9) for box, cls, _ in tiles]
+    folder = with_reader(
+        colour_pair(tmp_path / "m", found, colours, NAMES_WITH_BACK),
+        "second_opinion",
+        "opn",
+        colours,
+        names=NAMES_WITH_BACK,
+    )
+    face, sure = load_pipeline(folder).read(painted_photo(tiles), flowers=False).tiles
+    # The second reads the bird as 1s too, surely, in a box the detector is sure of: it would
+    # take back a flag for a low score, not the one for a face taken for a flower.
+    assert (face.code, face.low_confidence) == ("1s", True)
+    # A flower read this surely is one left on the table: the layout sets it aside.
+    assert sure.code == "2f" and sure.classifier_confidence > 0.97
 
 
 def test_single_stage_red_fives_fold_too(tmp_path):
