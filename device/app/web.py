@@ -698,7 +698,11 @@ def create_app(
                 raise TilescoreError(f"cannot read tiles: {error}") from None
             height, width = image.shape[:2]
             reading = service.reconstruct(detections, context["variant"], context)
-            if "no_tiles" in reading.get("problem_kinds", []) and not reading.get("flowers"):
+            kinds = reading.get("problem_kinds", [])
+            # Nothing at all on the photo; tiles the rule set has not (a xiangqi hand at a table
+            # set to Taiwan) are a hand to record, whose problems say why, for the rule set to
+            # be changed.
+            if "no_tiles" in kinds and "not_played" not in kinds and not reading.get("flowers"):
                 if still_seq is not None:
                     state.still.handled(image)  # this scene was read: not read again by itself
                 raise NoTiles("no tiles found in the photo: nothing was recorded")

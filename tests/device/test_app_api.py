@@ -982,6 +982,14 @@ def test_a_photo_in_which_no_tile_is_found_records_nothing(tmp_path):
         hand = client.post("/api/score")
         assert hand.status_code == 200 and not hand.get_json()["result"].get("winning")
         assert len(client.get("/api/session").get_json()["hands"]) == 1
+        # Tiles the rule set has not (xiangqi pieces at a Taiwan table) are found: a hand, whose
+        # problems say why, for the table to switch its rule set.
+        pieces = [{**one_tile()[0], "code": "1r", "face_down": False, "box": [x, 500, x + 60, 580]}
+                  for x in (100.0, 170.0)]  # fmt: skip
+        camera.reader.read = lambda image, red_fives=True, variant=None: pieces
+        shown = client.post("/api/score")
+        assert shown.status_code == 200, shown.get_json()
+        assert any("xiangqi piece" in p for p in shown.get_json()["reading"]["problems"])
 
 
 @needs_models
