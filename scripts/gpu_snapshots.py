@@ -1,7 +1,7 @@
 """A training run's snapshots, made small enough to come back from a lent GPU machine.
 
-    python scripts/gpu_snapshots.py pack WEIGHTS OUT MOST    # at the end of a call
-    python scripts/gpu_snapshots.py follow WEIGHTS OUT PID   # beside the training, while PID runs
+    python scripts/gpu_snapshots.py pack WEIGHTS OUT MOST         # at the end of a call
+    python scripts/gpu_snapshots.py follow WEIGHTS OUT MOST PID   # beside the training
 
 At most 8 files of at most 16 MiB come back from a call (64 MiB in all), so each snapshot is
 stripped of its optimizer state (the EMA weights in half precision, as best.pt ships: 3.3 MB for
@@ -29,7 +29,10 @@ POLL_SECONDS = 3.0
 
 
 def stripped(path: Path) -> Path:
+    """``path`` without its optimizer state, beside it; one made already is taken again."""
     target = path.parent / f"strip-{path.name}"
+    if target.exists() and target.stat().st_mtime >= path.stat().st_mtime:
+        return target  # follow stripped it: pack's tail has no seconds to spare
     target.unlink(missing_ok=True)
     strip_optimizer(path, str(target))  # it warns and writes nothing for a file it cannot load
     if not target.exists():
@@ -58,22 +61,32 @@ def epochs(weights: Path) -> list[Path]:
     return sorted(weights.glob("epoch*.pt"), key=lambda p: int(p.stem[5:]))
 
 
+def spread(paths: list[Path], most: int) -> list[Path]:
+    """At most ``most`` of ``paths`` spread evenly, the first and the last among them."""
+    if len(paths) <= most:
+        return paths
+    if most <= 1:
+        return paths[-1:]
+    return list(dict.fromkeys(paths[round(i * (len(paths) - 1) / (most - 1))] for i in range(most)))
+
+
 def pack(weights: Path, out: Path, most: int) -> None:
-    """Up to ``most`` snapshots spread evenly over the run, the last one always among them."""
-    chosen = epochs(weights)
-    if len(chosen) > most:
-        chosen = [chosen[round(i * (len(chosen) - 1) / (most - 1))] for i in range(most)]
-    keep = list(dict.fromkeys(chosen))
+    """Up to ``most`` snapshots spread evenly over the run, and its last weights."""
+    keep = spread(epochs(weights), most)
     if (weights / "last.pt").exists():
         keep.append(weights / "last.pt")
-    write_tars([stripped(p) for p in keep], out, "snapshots")
+    # follow's tars go first: killed while these are written, the call still returns no more
+    # files than may come back.
     for early in out.glob("early*.tar"):
         early.unlink()
+    write_tars([stripped(p) for p in keep], out, "snapshots")
     print("snapshots:", ", ".join(p.name for p in keep))
 
 
-def follow(weights: Path, out: Path, pid: int) -> None:
-    """Each epoch snapshot stripped into OUT/early*.tar as it is saved, until ``pid`` ends."""
+def follow(weights: Path, out: Path, most: int, pid: int) -> None:
+    """Each epoch snapshot stripped as it is saved, until ``pid`` ends, and OUT/early*.tar
+    rewritten with at most ``most`` of them spread over the run (a long run's every epoch is
+    more than 8 files of 16 MiB)."""
     done: dict[Path, Path] = {}
     while True:
         running = _alive(pid)
@@ -90,8 +103,11 @@ def follow(weights: Path, out: Path, pid: int) -> None:
             except Exception as error:  # a snapshot still being written: read it next poll
                 print(f"follow: {path.name} not read yet ({error})", file=sys.stderr)
         if fresh:
-            write_tars(list(done.values()), out, "early")
-            print("kept early:", ", ".join(p.name for p in done), flush=True)
+            kept = spread(sorted(done, key=lambda p: int(p.stem[5:])), most)
+            for stale in out.glob("early*.tar"):
+                stale.unlink()  # fewer tars than before once the spread thins them
+            write_tars([done[p] for p in kept], out, "early")
+            print("kept early:", ", ".join(p.name for p in kept), flush=True)
         if not running:
             return
         time.sleep(POLL_SECONDS)
@@ -106,14 +122,14 @@ def _alive(pid: int) -> bool:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 4 or argv[0] not in {"pack", "follow"}:
+    if len(argv) != {"pack": 4, "follow": 5}.get(argv[0] if argv else "", -1):
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
-    command, weights, out, number = argv
-    if command == "pack":
-        pack(Path(weights), Path(out), int(number))
+    weights, out, most = Path(argv[1]), Path(argv[2]), int(argv[3])
+    if argv[0] == "pack":
+        pack(weights, out, most)
     else:
-        follow(Path(weights), Path(out), int(number))
+        follow(weights, out, most, int(argv[4]))
     return 0
 
 

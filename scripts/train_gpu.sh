@@ -132,7 +132,7 @@ followed() {  # log, out, weights folder, then the training command
   shift 3
   "$@" >"$log" 2>&1 &
   local trainer=$!
-  "$PY" scripts/gpu_snapshots.py follow "$weights" "$out" "$trainer" &
+  "$PY" scripts/gpu_snapshots.py follow "$weights" "$out" "${SNAPSHOTS:-9}" "$trainer" &
   local follower=$!
   wait "$trainer"
   local status=$?

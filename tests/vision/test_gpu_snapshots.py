@@ -14,12 +14,22 @@ CHECKPOINT = ROOT / "models" / "tile-classifier.pt"  # an ultralytics checkpoint
 def test_follow_keeps_each_saved_epoch_and_skips_one_half_written(tmp_path):
     weights, out = _run_folder(tmp_path, epochs=2)
     (weights / "epoch2.pt").write_bytes(CHECKPOINT.read_bytes()[:1000])  # killed while saving
-    run = _snapshots("follow", weights, out, str(_ended_pid()))
+    run = _snapshots("follow", weights, out, "9", str(_ended_pid()))
     assert run.returncode == 0, run.stderr
     assert "epoch2.pt not read yet" in run.stderr
     assert _names(out) == {"early0.tar"}
     with tarfile.open(out / "early0.tar") as tar:
         assert tar.getnames() == ["epoch0.pt", "epoch1.pt"]
+
+
+def test_follow_keeps_at_most_so_many_spread_over_the_run(tmp_path):
+    # Every epoch of a long run is more than the 8 files a call returns.
+    weights, out = _run_folder(tmp_path, epochs=7)
+    run = _snapshots("follow", weights, out, "3", str(_ended_pid()))
+    assert run.returncode == 0, run.stderr
+    assert "kept early: epoch0.pt, epoch3.pt, epoch6.pt" in run.stdout
+    with tarfile.open(out / "early0.tar") as tar:
+        assert tar.getnames() == ["epoch0.pt", "epoch3.pt", "epoch6.pt"]
 
 
 def test_pack_spreads_the_snapshots_and_drops_the_early_tars(tmp_path):
@@ -34,9 +44,10 @@ def test_pack_spreads_the_snapshots_and_drops_the_early_tars(tmp_path):
 
 
 def test_a_wrong_command_says_how_to_call_it(tmp_path):
-    run = _snapshots("unpack", tmp_path, tmp_path, "1")
-    assert run.returncode == 2
-    assert "gpu_snapshots.py pack WEIGHTS OUT MOST" in run.stderr
+    for args in (("unpack", tmp_path, tmp_path, "1"), ("follow", tmp_path, tmp_path, "1")):
+        run = _snapshots(*args)
+        assert run.returncode == 2
+        assert "gpu_snapshots.py follow WEIGHTS OUT MOST PID" in run.stderr
 
 
 def _run_folder(tmp_path: Path, epochs: int) -> tuple[Path, Path]:
