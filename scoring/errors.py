@@ -22,6 +22,11 @@ class HandError(TilescoreError):
     """A hand that cannot be read: wrong size, five copies, a meld that is not a meld."""
 
 
+class NoYakuError(HandError):
+    """A complete riichi hand with no yaku: 一翻起胡. The layout tells it from a hand that is not
+    complete (``hand_json.wins_under``): declared riichi, it may win."""
+
+
 class RuleOptionError(TilescoreError):
     """An unknown rule option, or a value of the wrong kind."""
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from scoring.errors import HandError, TilescoreError, kind_of, shown
+from scoring.errors import HandError, NoYakuError, TilescoreError, kind_of, shown
 from scoring.hand import Event, Hand, Meld, MeldType, WinContext, build
 from scoring.notation import parse_tiles
 from scoring.tiles import ALL_TILES, Tile, tile_from_code
@@ -370,26 +370,30 @@ def wins_under(context: Mapping[str, Any]) -> Callable[[Mapping[str, Any]], bool
     table's ``context`` (variant, rule options, winds, events): for the layout to try readings
     with. Anything the scorer refuses (a wrong count, five of a tile) is not."""
 
-    try:
-        unseen = find_variant(str(context.get("variant"))).unseen_events
-    except TilescoreError:  # no rule set, or an unknown one: score_json says so for each hand
-        unseen = ()
-
     def wins(hand: Mapping[str, Any]) -> bool:
         data = {**context, **hand}
         if not data.get("win_tile"):
             data.pop("win_tile", None)
-        if score_json(data).get("winning") is True:
-            return True
-        # A hand laid down won: one that wins only with an event the photo cannot show (a
-        # riichi hand whose one yaku is 立直) is read right, not one tile from another hand.
-        events = list(data.get("events") or [])
-        missing = [e.value for e in unseen if e.value not in events]
-        if not missing or not isinstance(data.get("events", []), list):
-            return False
-        return any(
-            score_json({**data, "events": [*events, event]}).get("winning") is True
-            for event in missing
-        )
+        return _wins(data)
 
     return wins
+
+
+def _wins(data: Mapping[str, Any], unseen: bool = True) -> bool:
+    try:
+        variant, parsed = parse_hand(data)
+        return variant.score(parsed).winning
+    except NoYakuError:
+        if not unseen:
+            return False
+        # A hand laid down won: one that wins only with an event the photo cannot show (a riichi
+        # hand whose one yaku is 立直) is read right, not one tile from another hand. Tried only
+        # for a complete hand: a riichi layout's other readings are scored once.
+        said = parsed.context.events
+        return any(
+            _wins({**data, "events": [e.value for e in (*said, event)]}, unseen=False)
+            for event in variant.unseen_events
+            if event not in said
+        )
+    except TilescoreError:  # refused: a wrong count, five of a tile, an unknown rule set
+        return False

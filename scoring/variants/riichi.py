@@ -35,7 +35,7 @@ from scoring.drawn_hands import (
     read_wind_draw,
     ready_payments,
 )
-from scoring.errors import HandError
+from scoring.errors import HandError, NoYakuError
 from scoring.event_checks import (
     DEAD_WALL_PAIRS,
     NEVER_TOGETHER,
@@ -310,7 +310,8 @@ class Riichi(Variant):
             return self._nagashi(hand)
         response = library_call(hand, bool(hand.rules.get("red_fives", False))).run()
         if response.error is not None:
-            raise HandError(refusal(response.error))
+            refused = NoYakuError if response.error == HandCalculator.ERR_NO_YAKU else HandError
+            raise refused(refusal(response.error))
         return self._result(hand, response)
 
     def _result(self, hand: Hand, response: HandResponse) -> ScoreResult:
