@@ -269,6 +269,15 @@ def check_seating(changes: Mapping[str, Any], context: Mapping[str, Any], player
             f"{off[0]} {off[1]} is no chair of this {players}-player session "
             f"({' '.join(chairs(players))})"
         )
+    # Checked on the whole context kept: a page that sends its discarder alone, after another
+    # set a self-draw or that seat as the winner, saved a table whose next hand was refused.
+    discarder = context.get("discarder")
+    if discarder and context.get("self_draw"):
+        raise TilescoreError(f"discarder {discarder} with a self-draw: a self-draw has none")
+    if discarder and discarder == context.get("seat_wind"):
+        raise TilescoreError(
+            f"discarder {discarder} is the winner: a winner does not discard to himself"
+        )
 
 
 def load_context(stored: Any) -> tuple[dict[str, Any], str | None]:

@@ -42,6 +42,25 @@ def test_preview_is_a_jpeg(client):
     assert response.status_code == 200 and response.data[:2] == b"\xff\xd8"
 
 
+def test_a_discarder_that_the_kept_table_contradicts_is_refused(client):
+    # Page B changes only the discarder after page A set a self-draw or made that seat the
+    # winner: saved, the table's next hand was refused.
+    assert (
+        client.post("/api/context", json={"seat_wind": "S", "self_draw": True}).status_code == 200
+    )
+    refused = client.post("/api/context", json={"discarder": "E"})
+    assert refused.status_code == 400
+    assert refused.get_json()["error"] == "discarder E with a self-draw: a self-draw has none"
+    client.post("/api/context", json={"self_draw": False, "discarder": None})
+    refused = client.post("/api/context", json={"discarder": "S"})
+    assert (
+        refused.get_json()["error"]
+        == "discarder S is the winner: a winner does not discard to himself"
+    )
+    assert client.get("/api/context").get_json()["discarder"] is None  # nothing saved
+    assert client.post("/api/context", json={"discarder": "W"}).status_code == 200
+
+
 def test_context_is_remembered_and_unknown_keys_refused(client):
     client.post("/api/context", json={"variant": "taiwan", "seat_wind": "S", "self_draw": True})
     assert client.get("/api/context").get_json()["seat_wind"] == "S"

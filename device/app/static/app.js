@@ -159,7 +159,7 @@ function applyStill(status) {
 // A hand just recorded (Score tap, upload or a still hand): it becomes the one on show.
 function showScored(hand, message) {
   latestHandId = hand.id;
-  repeatOf = hand.repeat_of || null;
+  repeatOf = hand.repeat_of ?? null;
   renderHand(hand);
   setStatus(message);
   show("result");
