@@ -177,6 +177,11 @@ def tile_from_code(code: str) -> Tile:
     return tile
 
 
+def is_tile_code(code: object) -> bool:
+    """Whether ``code`` names a tile as ``tile_from_code`` takes it (a code or a character)."""
+    return isinstance(code, str) and (code in _BY_CODE or code in _BY_CHARACTER)
+
+
 @cache
 def index34(tile: Tile) -> int:
     """The engine index 0-33 of a mahjong tile (red fives count as fives)."""

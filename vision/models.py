@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from scoring.errors import TilescoreError, VariantError
-from scoring.tiles import tile_from_code
+from scoring.errors import VariantError
+from scoring.tiles import is_tile_code
 from scoring.variant import variant_name
 from vision.errors import ModelError
 from vision.json_values import finite_number
@@ -120,7 +120,7 @@ def load_info(meta_path: Path) -> ModelInfo:
         )
     _check_numbers(meta_path, data)
     for model_class in classes:
-        if model_class.code is not None and not _is_tile_code(model_class.code):
+        if model_class.code is not None and not is_tile_code(model_class.code):
             # Found only as the pipeline starts, it read "unknown tile code 'zz'", no file named.
             raise ModelError(
                 f"model metadata {str(meta_path)!r}: class {model_class.name!r} has code "
@@ -145,16 +145,6 @@ def _check_numbers(meta_path: Path, data: dict[str, Any]) -> None:
                 f"model metadata {str(meta_path)!r}: {key} must be {wanted}, "
                 f"got {json.dumps(data[key])}"
             )
-
-
-def _is_tile_code(code: object) -> bool:
-    if not isinstance(code, str):
-        return False
-    try:
-        tile_from_code(code)
-    except TilescoreError:
-        return False
-    return True
 
 
 MAX_THREADS = 1024

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from scoring.errors import TilescoreError, shown
-from scoring.tiles import Tile, tile_from_code
+from scoring.tiles import Tile, is_tile_code, tile_from_code
 from vision.json_values import finite_number
 from vision.labels import IGNORED_CODE, MAX_SIDE
 
@@ -170,15 +170,7 @@ def _is_alternative(entry: Any) -> bool:
 
 def _names_a_read(code: str) -> bool:
     """A tile code, or one of the classifier's names for what is no face ("back")."""
-    return code in ("back", "not_a_tile") or _is_tile_code(code)
-
-
-def _is_tile_code(code: str) -> bool:
-    try:
-        tile_from_code(code)
-    except TilescoreError:
-        return False
-    return True
+    return code in ("back", "not_a_tile") or is_tile_code(code)
 
 
 def _unknown_code(index: int, name: str, code: str) -> DetectionError:
@@ -203,7 +195,7 @@ def from_detections(items: Iterable[TileLike | Mapping[str, Any]]) -> list[Layou
         code = _field(item, "code", None)
         if code is not None and not isinstance(code, str):
             raise _bad(index, "code", "a tile code (text) or null for a back", code)
-        if code is not None and code != IGNORED_CODE and not _is_tile_code(code):
+        if code is not None and code != IGNORED_CODE and not is_tile_code(code):
             # Refused as an unknown runner-up is: left out with a word, a typo'd tile made the
             # hand a tile short and was scored so, with exit 0 (contracts: a known tile code).
             raise _unknown_code(index, "code", code)
