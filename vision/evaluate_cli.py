@@ -103,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.photos.is_dir():
         raise TilescoreError(f"{args.photos}: no such photos folder")
     pipeline = load_pipeline(args.models, threads=args.threads, variant=args.variant)
+    flowers = flowers_in_play(args.variant)  # read as a table of that rule set reads
     results = []
     backs: dict[str, list[np.ndarray]] = {}  # tile-set name: crops of its labelled backs
     unreadable: list[dict[str, str]] = []  # photos not found or not read: said, not judged
@@ -115,9 +116,7 @@ def run(args: argparse.Namespace) -> int:
             unreadable.append({"image": label.image, "error": str(error)})
             continue
         decode_ms = round((time.perf_counter() - start) * 1000, 2)
-        reading = pipeline.read(
-            decoded.pixels, flowers=flowers_in_play(args.variant), **facts[label.image].read_options
-        )
+        reading = pipeline.read(decoded.pixels, flowers=flowers, **facts[label.image].read_options)
         timing = {"decode": decode_ms, **reading.timing_ms}
         timing["total"] = round(decode_ms + reading.timing_ms["total"], 2)
         scale = _label_scale(decoded, label, photo)

@@ -52,8 +52,7 @@ def score_photo_command(args: argparse.Namespace) -> int:
     wins = wins_under(table)
     layout_reading = reconstruct(tiles, variant, wins=wins)
     layout = layout_reading.to_json()
-    context = hand_from_options(_with_hand(args, layout["hand"]))
-    hand: dict[str, Any] = {**context, **{k: layout[k] for k in ("hand", "win_tile", "flowers")}}
+    hand: dict[str, Any] = {**table, **{k: layout[k] for k in ("hand", "win_tile", "flowers")}}
     hand["melds"] = layout["melds"]
     if not hand["win_tile"]:
         hand.pop("win_tile")

@@ -246,7 +246,6 @@ BLOCKING_PROBLEMS = frozenset(
         "face_down",
         "stray",
         "overlap",
-        "unreadable",
         "no_win_tile",
         "unseen",
         "sideways_in_row",
