@@ -115,6 +115,25 @@ def browser():
         browser.close()
 
 
+def _typed(page, hand: str, win: str) -> None:
+    """Edit groups on the Result screen: ``hand`` typed as the concealed tiles, won on ``win``."""
+    page.click("#edit-reading summary")
+    page.fill("#edit-hand", hand)
+    page.fill("#edit-melds", "")
+    page.fill("#edit-flowers", "")
+    page.fill("#edit-win", win)
+    page.click("#save-reading")
+    page.wait_for_selector(f"#reading:has-text('+{win}')")
+
+
+def _table(server, browser):
+    """A page of the app at a laptop's size, its Camera screen ready."""
+    page = _page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    page.wait_for_selector("#next-hand:has-text('Next hand')")
+    return page
+
+
 def _page(browser, **options):
     """A page that waits up to a minute: the first score loads the models, which takes far longer
     than Playwright's 30 s default allows on a machine busy with other work."""
@@ -400,9 +419,7 @@ def _riichi_result(server, browser, events=()):
         headers={"Content-Type": "application/json"},
     )
     urllib.request.urlopen(said, timeout=10)
-    page = _page(browser, viewport={"width": 1280, "height": 800})
-    page.goto(server)
-    page.wait_for_selector("#next-hand:has-text('Next hand')")
+    page = _table(server, browser)
     page.click("#score-button")
     page.wait_for_selector("#result.active #overlay rect")
     return page
@@ -687,22 +704,14 @@ def test_a_hand_typed_in_edit_groups_names_its_winning_tile(server, browser):
     # With no box to tap as the winning tile (the camera read none of it), a typed hand could
     # not say which tile won it (a helper's play-through).
     page = _riichi_result(server, browser)
-    page.click("#edit-reading summary")
-    page.fill("#edit-hand", "234567m222p34555s")
-    page.fill("#edit-melds", "")
-    page.fill("#edit-flowers", "")
-    page.fill("#edit-win", "2m")
-    page.click("#save-reading")
-    page.wait_for_selector("#reading:has-text('+2m')")
+    _typed(page, "234567m222p34555s", "2m")
     assert page.input_value("#edit-win") == "2m"
 
 
 def test_the_tables_rule_options_are_set_on_the_table_screen(server, browser):
     # The Table screen had no field for them: a table playing 台值 50 or 見花見台 could only say
     # so through /api/context.
-    page = _page(browser, viewport={"width": 1280, "height": 800})
-    page.goto(server)
-    page.wait_for_selector("#next-hand:has-text('Next hand')")
+    page = _table(server, browser)
     page.click("button[data-screen=context]")
     page.check("input[name=self_draw]")
     page.click("#context-form button[type=submit]")
@@ -851,13 +860,7 @@ def test_a_rule_set_chosen_for_the_next_hand_leaves_the_hand_just_scored_alone(s
     # Saving 明將 on the Table screen made the riichi hand just scored a 明將 hand, its total
     # and the session's with it (a tester's play-through): a rule set is the next hand's.
     page = _riichi_result(server, browser, events=["riichi"])
-    page.click("#edit-reading summary")
-    page.fill("#edit-hand", "123456789m11222z")
-    page.fill("#edit-melds", "")
-    page.fill("#edit-flowers", "")
-    page.fill("#edit-win", "2z")
-    page.click("#save-reading")
-    page.wait_for_selector("#reading:has-text('+2z')")
+    _typed(page, "123456789m11222z", "2z")
     hand_id = page.evaluate("currentHand.id")
     before = _hand(server, hand_id)
     assert before["result"]["winning"] and before["context"]["variant"] == "riichi"
@@ -931,9 +934,7 @@ def test_a_score_tap_that_finds_a_hand_recorded_already_says_so_on_the_result(se
     # The folder camera back at its first photo (one photo here; after a restart, every
     # folder): the Result screen looked like a fresh score, and corrections went to the old
     # hand unawares (a tester's play-through).
-    page = _page(browser, viewport={"width": 1280, "height": 800})
-    page.goto(server)
-    page.wait_for_selector("#next-hand:has-text('Next hand')")
+    page = _table(server, browser)
     page.click("#score-button")
     page.wait_for_selector("#result.active #overlay rect")
     assert page.locator("#repeat-of").is_hidden()
