@@ -7,8 +7,8 @@ nobody would be asked to check. A classifier trained apart (other scenes, in gre
 makes other mistakes; where the two name different tiles, one of them is wrong, so the tile is
 flagged low confidence with the second's read as its first alternative ("6s or 9s?"), and the
 layout may complete a hand with it (vision/layout/complete.py). The first classifier's read
-stands: the second was not the better reader of the two (docs/training.md, session 24), only a
-different one. Where both read a tile surely as the same tile, in a box the detector is sure of,
+stands (but for a face it took for a flower where none is in play: TilePipeline.read): the
+second was not the better reader of the two (docs/training.md, session 24), only a different one. Where both read a tile surely as the same tile, in a box the detector is sure of,
 a flag for its low score is taken back. On the 30 real photos: 4 misreads unasked instead of 10, for 71 questions against
 70 (docs/vision.md, "What the display asks").
 """

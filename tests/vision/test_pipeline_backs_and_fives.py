@@ -106,6 +106,26 @@ def test_a_sure_flower_stays_one_and_a_second_opinion_does_not_unask_a_flower_fa
     assert sure.code == "2f" and sure.classifier_confidence > 0.97
 
 
+def test_a_flower_face_is_read_as_the_second_opinions_sure_tile(tmp_path):
+    # The classifier takes the bird for 1f, 8s its runner-up; the second opinion, trained apart,
+    # reads 1s surely: the runner-up to a wrong read is the weaker evidence (IMG_3102).
+    bird = (120, 160, 90)
+    tiles = (((25, 50, 75, 125), 0, bird),)
+    first = {"1f": bird, "8s": (128, 168, 98), "not_a_tile": (114, 114, 114)}
+    found = [(box, cls, 0.9) for box, cls, _ in tiles]
+    folder = with_reader(
+        colour_pair(tmp_path / "m", found, first, NAMES_WITH_BACK),
+        "second_opinion",
+        "opn",
+        {"1s": bird},
+        names=NAMES_WITH_BACK,
+    )
+    (tile,) = load_pipeline(folder).read(painted_photo(tiles), flowers=False).tiles
+    assert (tile.code, tile.low_confidence) == ("1s", True)
+    assert tile.alternatives[0][0] == "8s"  # the classifier's read, for the display to offer
+    assert tile.confidence == pytest.approx(tile.detector_confidence * tile.classifier_confidence)
+
+
 def test_single_stage_red_fives_fold_too(tmp_path):
     rows = np.array([detector_row(to_input((25, 50, 75, 125)), 1, 0.9, classes=2)])
     folder = single_stage_models(tmp_path, rows, ["5p", "0p"])
