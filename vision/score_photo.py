@@ -34,7 +34,7 @@ def score_photo_command(args: argparse.Namespace) -> int:
     target = annotation_target(Path(args.annotate), photo) if args.annotate else None
     # The table's options are checked before any model runs: reading a photo takes seconds on
     # a Pi, and a --seat Q or --honba -2 said only after it wastes them.
-    table = hand_from_options(_with_hand(args, ""))
+    table = _table(args)
     check_context(table)
     decoded = load_photo(photo)
     variant = table["variant"]
@@ -74,10 +74,9 @@ def score_photo_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _with_hand(args: argparse.Namespace, hand: str) -> argparse.Namespace:
-    copy = argparse.Namespace(**vars(args))
-    copy.hand = hand
-    return copy
+def _table(args: argparse.Namespace) -> dict[str, Any]:
+    """The hand's context from the command's options, its tiles still to be read."""
+    return hand_from_options(argparse.Namespace(**{**vars(args), "hand": ""}))
 
 
 def _annotate(

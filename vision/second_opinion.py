@@ -8,8 +8,9 @@ makes other mistakes; where the two name different tiles, one of them is wrong, 
 flagged low confidence with the second's read as its first alternative ("6s or 9s?"), and the
 layout may complete a hand with it (vision/layout/complete.py). The first classifier's read
 stands (but for a face it took for a flower where none is in play: TilePipeline.read): the
-second was not the better reader of the two (docs/training.md, session 24), only a different one. Where both read a tile surely as the same tile, in a box the detector is sure of,
-a flag for its low score is taken back. On the 30 real photos: 4 misreads unasked instead of 10, for 71 questions against
+second was not the better reader of the two (docs/training.md, session 24), only a different
+one. Where both read a tile surely as the same tile, in a box the detector is sure of, a flag
+for its low score is taken back. On the 30 real photos: 4 misreads unasked instead of 10, for 71 questions against
 70 (docs/vision.md, "What the display asks").
 """
 
@@ -57,22 +58,13 @@ def question(
     (TilePipeline.read)."""
     codes = [c.code for c in second.info.classes]
     # A flower read where none is in play was read surely (TilePipeline.read): one on the table.
-    asked = [
-        k
-        for k, tile in enumerate(tiles)
-        if _mahjong_tile(tile.code) and (flowers or not tile_from_code(str(tile.code)).is_flower)
-    ]
+    asked = [k for k, tile in enumerate(tiles) if _mahjong_tile(tile.code, flowers)]
     if not asked:
         return list(tiles)
     size = second.info.input_size
     crops = [crop_upright(image, tiles[k].box, tiles[k].rotated, size) for k in asked]
     # Mahjong tiles only: a piece is read by the piece reader, a back has no face to name.
-    names_a_tile = np.array(
-        [
-            _mahjong_tile(code) and (flowers or not tile_from_code(str(code)).is_flower)
-            for code in codes
-        ]
-    )
+    names_a_tile = np.array([_mahjong_tile(code, flowers) for code in codes])
     probabilities = np.where(names_a_tile, read_crops(second, crops), 0.0)
     if not red_fives:
         for red, code in enumerate(codes):
@@ -102,6 +94,10 @@ def question(
     return questioned
 
 
-def _mahjong_tile(code: str | None) -> bool:
-    """Whether a code names a mahjong tile (not a xiangqi piece, not a back or "no tile")."""
-    return code is not None and not tile_from_code(code).is_piece
+def _mahjong_tile(code: str | None, flowers: bool = True) -> bool:
+    """Whether a code names a mahjong tile (not a xiangqi piece, not a back or "no tile"), and
+    with ``flowers=False`` not a flower either."""
+    if code is None:
+        return False
+    tile = tile_from_code(code)
+    return not tile.is_piece and (flowers or not tile.is_flower)

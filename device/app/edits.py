@@ -199,15 +199,12 @@ def with_rule_set_problems(
     problems, said = reading.get("problems"), reading.get("problem_kinds")
     if not isinstance(problems, list) or not isinstance(said, list) or len(said) != len(problems):
         return reading
+    from vision.layout.reconstruct import not_played_problems
+
     kept = without_problems(reading, {"not_played"})
-    fresh = service.reconstruct(detections, variant)
-    pairs = [
-        (p, k)
-        for p, k in zip(fresh.get("problems", []), fresh.get("problem_kinds", []), strict=True)
-        if k == "not_played"
-    ]
+    fresh = not_played_problems(detections, variant)
     return {
         **kept,
-        "problems": [p for p, _ in pairs] + kept["problems"],
-        "problem_kinds": [k for _, k in pairs] + kept["problem_kinds"],
+        "problems": [p.message for p in fresh] + kept["problems"],
+        "problem_kinds": [p.kind for p in fresh] + kept["problem_kinds"],
     }

@@ -34,6 +34,21 @@ from vision.layout.short_melds import (
 from vision.layout.sizes import expected_size, holds_pieces, not_played
 from vision.layout.tiles import LayoutTile, TileLike, from_detections
 
+
+def not_played_problems(
+    detections: Iterable[TileLike | Mapping[str, Any] | LayoutTile], variant: str | None
+) -> list[Problem]:
+    """What of a photo the rule set has not (``sizes.not_played``), a problem for each tile:
+    the layout leaves them out, and a hand moved to another rule set says them anew."""
+    items = list(detections)
+    tiles = items if _all_layout(items) else from_detections(items)
+    return [
+        problems.not_played(t, why)
+        for t in tiles
+        if t.code and t.code != IGNORED_CODE and (why := not_played(variant, t.code))
+    ]
+
+
 ATTACH = 1.6
 """A lone tile this close (pitches) to a pon of its kind was added to it: an added kong."""
 
@@ -60,9 +75,10 @@ def reconstruct(
     tiles = [t for t in tiles if t.code != IGNORED_CODE]
     # A tile the rule set has not (a flower in riichi or 明將, a piece in a mahjong hand) is
     # said and left out, not scored into an error for the whole hand.
-    foreign = {t: why for t in tiles if t.code and (why := not_played(variant, t.code))}
-    found += [problems.not_played(t, why) for t, why in foreign.items()]
-    tiles = [t for t in tiles if t not in foreign]
+    foreign = not_played_problems(tiles, variant)
+    found += foreign
+    left_out = {i for p in foreign for i in p.tiles}
+    tiles = [t for t in tiles if t.index not in left_out]
     flowers = [t for t in tiles if t.is_flower]
     rest = [t for t in tiles if not t.is_flower]
     if not rest:

@@ -846,11 +846,6 @@ function renderOptions(variant, rules) {
     ? (changed ? `${changed} changed` : "the rule text's defaults") : "none";
 }
 
-function defaultOf(variant, name) {
-  const option = ((variants[variant] || {}).options || []).find((o) => o.name === name);
-  return option ? option.default : undefined;
-}
-
 // The options as the form holds them, those not at their default: what the table plays by.
 function chosenOptions(variant) {
   const rules = {};
@@ -950,10 +945,11 @@ async function saveContext(event) {
   // before a hand. A rule set chosen here brings the form's options whole (options belong to
   // a rule set).
   const shownRules = shown.variant === variant ? shown.rules || {} : {};
+  const valueIn = (rules, o) => (o.name in rules ? rules[o.name] : o.default);
   const changed = Object.fromEntries(
     ((variants[variant] || {}).options || [])
-      .map((o) => [o.name, o.name in now.rules ? now.rules[o.name] : o.default])
-      .filter(([name, value]) => value !== (name in shownRules ? shownRules[name] : defaultOf(variant, name))),
+      .filter((o) => valueIn(now.rules, o) !== valueIn(shownRules, o))
+      .map((o) => [o.name, valueIn(now.rules, o)]),
   );
   const added = now.events.filter((e) => !(shown.events || []).includes(e));
   const removed = (shown.events || []).filter((e) => !now.events.includes(e));
