@@ -174,7 +174,13 @@ def read_right(reading: Any, truth: list[str], melds: list[list[str]]) -> bool:
     """Whether a reading is the hand laid down: its concealed tiles, winning tile and melds."""
     laid = sorted(sorted(meld) for meld in melds)
     read = sorted(sorted(meld.tiles) for meld in reading.melds)
-    return (sorted(reading.hand), reading.win_tile, read) == (sorted(truth), truth[-1], laid)
+    # No hand laid down here holds a flower: a tile read as one scores a flower's 台 it has not.
+    return (sorted(reading.hand), reading.win_tile, read, reading.flowers) == (
+        sorted(truth),
+        truth[-1],
+        laid,
+        (),
+    )
 
 
 def named_right(

@@ -75,7 +75,7 @@ def complete(
         ((position, tile) for position, tile in enumerate(concealed) if tile.low_confidence),
         key=lambda item: item[1].confidence,
     )
-    doubtful = [(position, tile) for position, tile in least_sure if _runner_ups(tile)]
+    doubtful = [(position, tile) for position, tile in least_sure if runner_ups(tile)]
     completion = _by_runner_ups(codes, doubtful[:MAX_DOUBTFUL], wins)
     if completion is None and len(least_sure) <= SUIT_MATES_UP_TO:
         completion = _by_suit_mates(codes, least_sure, wins)
@@ -90,7 +90,7 @@ def _by_runner_ups(
     for changes in range(1, MAX_CHANGES + 1):
         tries = []
         for chosen in combinations(doubtful, changes):
-            for ranks in product(*(range(len(_runner_ups(tile))) for _, tile in chosen)):
+            for ranks in product(*(range(len(runner_ups(tile))) for _, tile in chosen)):
                 doubt = sum(tile.confidence for _, tile in chosen)
                 tries.append((sum(ranks), doubt, chosen, ranks))
         tries.sort(key=lambda t: (t[0], t[1]))
@@ -98,7 +98,7 @@ def _by_runner_ups(
             new = list(codes)
             swaps = []
             for (position, tile), rank in zip(chosen, ranks, strict=True):
-                new[position] = _runner_ups(tile)[rank]
+                new[position] = runner_ups(tile)[rank]
                 swaps.append((tile, new[position]))
             if wins(tuple(new)):
                 return Completion(tuple(new), tuple(swaps))
@@ -248,7 +248,7 @@ def _stand_ins(
     return sorted(stand_ins.values(), key=lambda p: concealed[p].confidence)
 
 
-def _runner_ups(tile: LayoutTile) -> tuple[str, ...]:
+def runner_ups(tile: LayoutTile) -> tuple[str, ...]:
     """The tile's other readings that name a tile (not a back, not itself)."""
     return tuple(
         code

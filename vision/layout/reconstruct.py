@@ -16,6 +16,7 @@ from vision.layout.complete import (
     tiles_left_out_that_win,
     tiles_that_win,
 )
+from vision.layout.flower_misreads import fills_the_gap, flower_read_as_tile
 from vision.layout.gap import fitting, missing_box, missing_place
 from vision.layout.geometry import Frame, against_the_row, measure, runs_down
 from vision.layout.melds import MeldGuess, claimed_from, type_meld
@@ -145,6 +146,7 @@ def reconstruct(
     place = missing_place(row, assignment.frame) if one_short else None
     would_win: tuple[str, ...] = ()  # a hand a tile short: the tiles that would make it win
     taken: str | None = None
+    read_in: LayoutTile | None = None  # a flower read that is the row's missing tile
     would_win_as: tuple[tuple[LayoutTile, str], ...] = ()  # a hand of its size, no win
     would_win_without: tuple[LayoutTile, ...] = ()  # a hand a tile over
     if wins is not None:
@@ -158,6 +160,19 @@ def reconstruct(
             hand = list(completion.codes)
             win = _win_code(assignment, completion.codes)
             found += [problems.substituted(t, used, "winning hand") for t, used in completion.swaps]
+        elif one_short and (
+            misread := _flower_in_its_place(
+                hand, win, meld_readings, flowers, row, assignment, wins
+            )
+        ):
+            # A tile taken for a flower left its place in the row empty: it is the tile.
+            flower, code = misread
+            flowers = [f for f in flowers if f is not flower]
+            hand.append(code)
+            read_in = flower
+            place = None  # found: nothing unseen
+            found = [p for p in found if not _gap_filled(p, flower, row, assignment.frame)]
+            found.append(problems.substituted(flower, code, "winning hand"))
         elif one_short:
             # The one tile that wins, else the one that fits the gap.
             would_win = _missing(hand, win, meld_readings, flowers, wins)
@@ -197,7 +212,10 @@ def reconstruct(
     groups = [
         Group(
             "concealed",
-            tuple(t.index for t in assignment.concealed if t is not assignment.win),
+            (
+                *(t.index for t in assignment.concealed if t is not assignment.win),
+                *([read_in.index] if read_in is not None else []),
+            ),
             "hand",
         ),
         *([Group("win", (assignment.win.index,), f"win {win}")] if assignment.win else []),
@@ -315,6 +333,35 @@ def _shortfall(codes: Sequence[str], melds: int, variant: str | None) -> int | N
     variant's hand; None where its size is unknown."""
     expected = expected_size(variant, codes)
     return None if expected is None else expected - (len(codes) + 3 * melds)
+
+
+def _flower_in_its_place(
+    hand: list[str],
+    win: str | None,
+    melds: list[MeldReading],
+    flowers: Sequence[LayoutTile],
+    row: Sequence[LayoutTile],
+    assignment: Assignment,
+    wins: Callable[[Mapping[str, Any]], bool],
+) -> tuple[LayoutTile, str] | None:
+    """For a hand one tile short, the doubtful flower lying in the row that is the missing
+    tile, and the tile it is (``flower_misreads``)."""
+
+    def wins_with(flower: LayoutTile, code: str) -> bool:
+        others = [f for f in flowers if f is not flower]
+        return _hand_wins(melds, others, wins, lambda codes: win)((*hand, code))
+
+    return flower_read_as_tile(flowers, row, assignment.frame, wins_with)
+
+
+def _gap_filled(
+    problem: Problem, tile: LayoutTile, row: Sequence[LayoutTile], frame: Frame
+) -> bool:
+    """Whether ``problem`` is a gap in the row that ``tile``, read into it, fills."""
+    if problem.kind != "split_row":
+        return False
+    cut_off = [t for t in row if t.index in problem.tiles]
+    return fills_the_gap(tile, cut_off, row, frame)
 
 
 def _missing(

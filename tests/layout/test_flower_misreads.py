@@ -1,0 +1,99 @@
+"""A doubtful flower read lying in a row a tile short: the tile the classifier took for a flower."""
+
+from scoring.hand_json import score_json, wins_under
+from tests.layout.test_complete import TAIWAN, doubtful, winning_row
+from tests.layout.test_layout import HAND16, H, same
+from vision.layout import reconstruct
+from vision.layout.flower_misreads import fills_the_gap, flower_read_as_tile, in_the_row
+from vision.layout.geometry import measure
+from vision.layout.tiles import from_detections
+
+PAIR_1S = 14  # the first of winning_row()'s pair of 1s
+
+
+def read(tiles):
+    return reconstruct(tiles, "taiwan", wins=wins_under(TAIWAN))
+
+
+def test_a_doubtful_flower_in_the_rows_empty_place_is_read_as_its_runner_up_tile():
+    # A bird 1s read as the 4f, 1s its runner-up: as the real photos' birds read.
+    tiles = doubtful(winning_row(), PAIR_1S, "4f", "1s")
+    reading = read(tiles)
+    assert same("".join(reading.hand), "".join(HAND16) + "7p")
+    assert reading.flowers == ()
+    assert [p.message for p in reading.problems] == [
+        "low confidence: 4f read as 1s to make a winning hand"
+    ]
+    assert reading.problems[0].tiles == (PAIR_1S,)
+    concealed = next(g for g in reading.groups if g.role == "concealed")
+    assert PAIR_1S in concealed.tiles
+    assert not any(g.role == "flowers" for g in reading.groups)
+    assert reading.unseen is None
+    assert score_json({**TAIWAN, **reading.hand_json()})["winning"] is True
+
+
+def test_without_the_table_rules_it_stays_a_flower_and_the_hand_a_tile_short():
+    reading = reconstruct(doubtful(winning_row(), PAIR_1S, "4f", "1s"), "taiwan")
+    assert reading.flowers == ("4f",)
+    assert any(p.kind == "count" for p in reading.problems)
+
+
+def test_a_flower_read_surely_stays_a_flower():
+    tiles = doubtful(winning_row(), PAIR_1S, "4f", "1s", confidence=0.9)
+    reading = read(tiles)
+    assert reading.flowers == ("4f",)
+    assert "4f read as" not in " ".join(p.message for p in reading.problems)
+
+
+def test_a_doubtful_flower_set_apart_from_the_row_stays_a_flower():
+    tiles = doubtful(winning_row(), PAIR_1S, "4f", "1s")
+    x1, y1, x2, y2 = tiles[PAIR_1S]["box"]
+    tiles[PAIR_1S]["box"] = [x1, y1 + 2 * H, x2, y2 + 2 * H]  # a row in front of the hand
+    reading = read(tiles)
+    assert reading.flowers == ("4f",)
+
+
+def test_a_flower_whose_runner_ups_make_no_winning_hand_stays_a_flower():
+    tiles = doubtful(winning_row(), PAIR_1S, "4f", "9s", "2f")
+    reading = read(tiles)
+    assert reading.flowers == ("4f",)
+    assert not reading.hand.count("9s")
+
+
+def test_the_first_runner_up_that_wins_is_taken_past_flowers_and_losers():
+    tiles = doubtful(winning_row(), PAIR_1S, "4f", "2f", "9s", "1s")
+    assert read(tiles).flowers == ()
+    assert read(tiles).hand.count("1s") == 2
+
+
+def test_a_flower_in_the_next_place_past_the_rows_end_is_in_the_row():
+    tiles = from_detections(winning_row())
+    frame = measure(tiles)
+    row = tiles[:14]  # the last tile of the row, 1s, is the 15th
+    assert in_the_row(tiles[14], row, frame)
+    assert in_the_row(tiles[15], row, frame) is False  # two places past the end
+
+
+def test_two_flowers_either_of_which_would_win_say_nothing_of_which():
+    tiles = from_detections(doubtful(doubtful(winning_row(), 14, "4f", "1s"), 15, "1f", "1s"))
+    frame = measure(tiles)
+    flowers, row = tiles[14:16], [*tiles[:14], tiles[16]]
+    assert flower_read_as_tile(flowers, row, frame, lambda flower, code: True) is None
+    only_one = flower_read_as_tile(flowers, row, frame, lambda flower, code: flower.index == 15)
+    assert only_one == (tiles[15], "1s")
+
+
+def test_a_flower_at_the_rows_end_is_read_in_too():
+    tiles = doubtful(winning_row(), PAIR_1S + 1, "1f", "1s")  # the row's last tile
+    reading = read(tiles)
+    assert reading.flowers == ()
+    assert reading.hand.count("1s") == 2
+    assert reading.win_tile == "7p"
+
+
+def test_a_gap_the_flower_does_not_lie_in_is_still_a_gap():
+    tiles = from_detections(winning_row())
+    frame = measure(tiles)
+    row = tiles[:16]
+    assert fills_the_gap(tiles[14], tiles[15:16], row, frame) is False  # it lies among the rest
+    assert fills_the_gap(tiles[14], tiles[15:16], [*tiles[:14], tiles[15]], frame)
