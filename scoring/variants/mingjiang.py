@@ -114,6 +114,21 @@ EVENTS = frozenset(
 )
 
 
+MINGJIANG_NEVER_TOGETHER = (
+    # 002's 地胡 wins the dealer's first discard (食莊家打出嚟嗰隻牌) and its 人胡 any win of the
+    # first go-round, self-drawn too (自摸或食出銃): neither is the last tile or discard of a
+    # wall of 69 live tiles, nor a tile added to a kong, which needs a pon first.
+    (Event.EARTHLY_WIN, Event.LAST_DISCARD),
+    (Event.EARTHLY_WIN, Event.ROBBING_KONG),
+    (Event.HUMAN_WIN, Event.LAST_TILE),
+    # 振聽 is a win on a tile the winner discarded (食嗰隻牌係自己打過): 天胡 and 地胡 win
+    # before the winner has discarded anything.
+    (Event.HEAVENLY_WIN, Event.FURITEN),
+    (Event.EARTHLY_WIN, Event.FURITEN),
+)
+"""Pairs 明將's own meanings of its events rule out, beside the tables' common ones."""
+
+
 class Mingjiang(Variant):
     name = "mingjiang"
     aliases = ("明將", "明將麻雀")
@@ -141,8 +156,14 @@ class Mingjiang(Variant):
             )
         if ctx.players != 4:
             raise HandError(f"mingjiang is played by 4 players, got players {ctx.players}")
-        seats_out(hand.rules, ctx.seat_wind)
-        check_never_together(hand, NEVER_TOGETHER + DEAD_WALL_PAIRS)  # 002: 王牌十四隻
+        if seats_out(hand.rules, ctx.seat_wind) and hand.rules["chicken_hand"] == "false_win":
+            # 方案二 ends a 雞糊 as 詐糊 (唔可以食雞糊): no seat is ever out of the hand.
+            raise HandError(
+                f"seats_out {hand.rules['seats_out']!r} cannot be used with"
+                " chicken_hand=false_win: under 方案二 a 雞糊 is 詐糊, so no seat is out"
+            )
+        # 002: 王牌十四隻 (DEAD_WALL_PAIRS)
+        check_never_together(hand, NEVER_TOGETHER + DEAD_WALL_PAIRS + MINGJIANG_NEVER_TOGETHER)
         check_robbed_tile(hand)
 
     def score(self, hand: Hand) -> ScoreResult:
