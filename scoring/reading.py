@@ -206,7 +206,7 @@ class Reading:
         """The groups in compact notation, claimed ones in brackets, the winning group starred."""
         parts = [_raw_text(g) for g in self.raw]
         if self.hand.melds:
-            parts += [_meld_text(m) for m in self.hand.melds]
+            parts += [meld_text(m) for m in self.hand.melds]
         if self.win_group is not None:
             parts[self.win_group] += "*"
         return " ".join(parts)
@@ -239,7 +239,7 @@ def _raw_text(group: RawGroup) -> str:
     return _concealed_group(group).text
 
 
-def _meld_text(meld: Meld) -> str:
+def meld_text(meld: Meld) -> str:
     """``meld_group(meld).text``, cached by the meld's kinds for plain tiles."""
     indices = meld.plain_indices
     if indices is not None:

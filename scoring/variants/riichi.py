@@ -51,6 +51,7 @@ from scoring.variant import Variant
 from scoring.variants.riichi_adapter import library_call, nagashi_call
 from scoring.variants.riichi_names import BASE_FU_NAMES, FU_NAMES, YAKU_NAMES
 from scoring.variants.riichi_points import LIMITS, points
+from scoring.variants.riichi_reading import scored_reading
 
 EVENTS = frozenset(
     {
@@ -308,13 +309,16 @@ class Riichi(Variant):
         events = hand.context.events
         if events and Event.NAGASHI_MANGAN in events:
             return self._nagashi(hand)
-        response = library_call(hand, bool(hand.rules.get("red_fives", False))).run()
+        red_fives = bool(hand.rules.get("red_fives", False))
+        call = library_call(hand, red_fives)
+        response = call.run()
         if response.error is not None:
             refused = NoYakuError if response.error == HandCalculator.ERR_NO_YAKU else HandError
             raise refused(refusal(response.error))
-        return self._result(hand, response)
+        reading = scored_reading(hand, call, response, lambda: library_call(hand, red_fives))
+        return self._result(hand, response, reading)
 
-    def _result(self, hand: Hand, response: HandResponse) -> ScoreResult:
+    def _result(self, hand: Hand, response: HandResponse, reading: str) -> ScoreResult:
         cost = response.cost
         han = response.han
         assert cost is not None and han is not None and response.yaku is not None
@@ -341,7 +345,7 @@ class Riichi(Variant):
             unit=self.unit,
             items=tuple(items),
             payments=tuple(payments),
-            decomposition="",
+            decomposition=reading,
             extra=extra,
         )
 

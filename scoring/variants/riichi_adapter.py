@@ -9,9 +9,13 @@ reused one would leak one hand into the next.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from types import FunctionType
 
+import mahjong.hand_calculating.hand as library_hand
 from mahjong.constants import EAST, NORTH, SOUTH, WEST
+from mahjong.hand_calculating.divider import HandDivider
 from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
 from mahjong.hand_calculating.hand_response import HandResponse
@@ -87,6 +91,11 @@ def make_config(hand: Hand, red_fives: bool, *, with_bonus: bool = True) -> Hand
     )
 
 
+Division = list[list[int]]
+"""One of ``HandDivider.divide_hand``'s divisions of the tiles into groups (pair, sets and the
+melds, each a list of 34-format kinds), or seven pairs."""
+
+
 @dataclass(slots=True)
 class LibraryCall:
     """The arguments of one ``HandCalculator.estimate_hand_value`` call."""
@@ -97,9 +106,14 @@ class LibraryCall:
     dora_indicators: list[int]
     ura_dora_indicators: list[int]
     config: HandConfig
+    divisions: list[Division] | None = None
+    """Once run: the divisions the library scored (none for 國士無雙; None if not seen)."""
 
-    def run(self) -> HandResponse:
-        return HandCalculator.estimate_hand_value(
+    def run(self, division: Division | None = None) -> HandResponse:
+        """The library's score of the hand; given a ``division`` (one of ``divisions``), the
+        score of that division alone."""
+        divider = _Divider(division)
+        response: HandResponse = _estimate(divider)(
             self.tiles,
             self.win_tile,
             melds=self.melds,
@@ -107,6 +121,42 @@ class LibraryCall:
             config=self.config,
             ura_dora_indicators=self.ura_dora_indicators,
         )
+        self.divisions = divider.divisions
+        return response
+
+
+class _Divider:
+    """``HandDivider`` as one run of the library sees it: keeps the divisions it makes, or makes
+    only the one it is given."""
+
+    __slots__ = ("divisions", "only")
+
+    def __init__(self, only: Division | None) -> None:
+        self.only = only
+        self.divisions: list[Division] | None = None
+
+    def divide_hand(self, tiles_34: list[int], melds: list[LibraryMeld]) -> list[Division]:
+        divisions = HandDivider.divide_hand(tiles_34, melds) if self.only is None else [self.only]
+        self.divisions = divisions
+        return divisions
+
+
+def _estimate(divider: _Divider) -> Callable[..., HandResponse]:
+    """``estimate_hand_value`` as the library wrote it, dividing the tiles with ``divider``.
+
+    The library divides the tiles every way, scores each division and keeps the most expensive,
+    but says neither what it divided nor which it kept (riichi_reading finds that again). So each
+    run is its own function made of the library's code and the library module's globals but for
+    ``HandDivider``: the module itself, and every other caller of the library, are left as they
+    are, and two runs at once (the app's threads) share nothing. Should a later library no
+    longer divide through that name, ``divisions`` stays None and riichi_reading divides itself.
+    """
+    library = HandCalculator.estimate_hand_value
+    own_globals = _LIBRARY_GLOBALS | {"HandDivider": divider}
+    return FunctionType(library.__code__, own_globals, library.__name__, library.__defaults__)
+
+
+_LIBRARY_GLOBALS = vars(library_hand)
 
 
 def _id_table() -> dict[Tile, tuple[int, tuple[int, int, int, int]]]:
