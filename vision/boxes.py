@@ -94,6 +94,14 @@ def decode_yolo(
     At most ``max_candidates`` boxes (the best) go on to NMS, so a confused model cannot make
     NMS quadratic in the 8400 anchors; a full table leaves well under that after the threshold.
     """
+    boxes, scores, class_ids, _ = decode_yolo_anchors(output, conf_threshold, max_candidates)
+    return boxes, scores, class_ids
+
+
+def decode_yolo_anchors(
+    output: np.ndarray, conf_threshold: float, max_candidates: int = 5000
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``decode_yolo``, and the anchor (column of ``output``) each box came from."""
     class_scores = output[0, 4:, :]  # (classes, anchors): reduce over classes without a copy
     class_ids = class_scores.argmax(axis=0)
     scores = class_scores.max(axis=0)
@@ -107,7 +115,7 @@ def decode_yolo(
     boxes[:, 1] = boxes_cxcywh[:, 1] - boxes_cxcywh[:, 3] / 2
     boxes[:, 2] = boxes_cxcywh[:, 0] + boxes_cxcywh[:, 2] / 2
     boxes[:, 3] = boxes_cxcywh[:, 1] + boxes_cxcywh[:, 3] / 2
-    return boxes, scores, class_ids
+    return boxes, scores, class_ids, keep
 
 
 def areas(boxes: np.ndarray) -> np.ndarray:

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from scoring.tiles import tile_from_code
-from vision.boxes import clip_boxes, decode_yolo, grown, letterbox, nms, to_original
+from vision.boxes import clip_boxes, decode_yolo_anchors, grown, letterbox, nms, to_original
 from vision.crops import crop_upright, read_crops, to_batch
 from vision.detection import LOW_CONFIDENCE, Detection, PhotoReading, reading_order
 from vision.errors import ModelError
@@ -146,6 +146,9 @@ class TilePipeline:
         # Weak reads far bigger than the photo's tiles, or slivers at the frame's edge, are no
         # tiles (vision/out_of_scale.py); off only to measure what the check takes.
         self.judge_scale = True
+        # A detector whose classes are tile codes (the single-stage baseline) reads flowers
+        # itself: where none is in play, its flower classes are read as the classifier's are.
+        self._detector_flowers = _flower_classes([c.code for c in detector.info.classes])
         if classifier is not None:
             classes = classifier.info.classes
             codes = [c.code for c in classes]
@@ -169,9 +172,7 @@ class TilePipeline:
             self._red_to_five = [
                 (i, codes.index(plain_five(c))) for i, c in enumerate(codes) if plain_five(c) != c
             ]
-            self._is_flower = np.array(
-                [c is not None and tile_from_code(c).is_flower for c in codes]
-            )
+            self._is_flower = _flower_classes(codes)
 
     @property
     def score_floor(self) -> float:
@@ -210,11 +211,11 @@ class TilePipeline:
         """
         timing: dict[str, float] = {}
         start = time.perf_counter()
-        boxes, scores, kinds = self._detect(image, timing)
+        boxes, scores, kinds, took_a_flower = self._detect(image, timing, flowers)
         if self.classifier is None:
             tiles = [
-                _single_stage(box, score, kind, red_fives)
-                for box, score, kind in zip(boxes, scores, kinds, strict=True)
+                _single_stage(box, score, kind, red_fives, asked)
+                for box, score, kind, asked in zip(boxes, scores, kinds, took_a_flower, strict=True)
             ]
         else:
             tiles, flower_faces = self._classify(
@@ -236,19 +237,21 @@ class TilePipeline:
     ) -> list[tuple[tuple[float, float, float, float], float, ModelClass]]:
         """The detector's boxes alone, unread: box, score and kind. For mining the detector's
         mistakes on labelled images (``datasets.synth.hard_negatives``)."""
-        boxes, scores, kinds = self._detect(image, {})
+        boxes, scores, kinds, _ = self._detect(image, {})
         return list(zip(boxes, scores, kinds, strict=True))
 
     def _detect(
-        self, image: np.ndarray, timing: dict[str, float]
-    ) -> tuple[list[tuple[float, float, float, float]], list[float], list[ModelClass]]:
+        self, image: np.ndarray, timing: dict[str, float], flowers: bool = True
+    ) -> tuple[list[tuple[float, float, float, float]], list[float], list[ModelClass], list[bool]]:
+        """The boxes, their scores and kinds, and whether each was read past a flower
+        (``_detect_in``)."""
         info = self.detector.info
-        boxes, scores, class_ids = self._detect_in(image, timing)
+        boxes, scores, class_ids, took = self._detect_in(image, timing, flowers=flowers)
         confident = scores >= self.detect_confidence
         if confident.sum() < STEP_BACK_FEWER:
-            further = self._step_back(image, timing)
+            further = self._step_back(image, timing, flowers)
             if further[1].max(initial=0.0) > scores.max(initial=0.0):
-                boxes, scores, class_ids = further
+                boxes, scores, class_ids, took = further
                 confident = scores >= self.detect_confidence
         region = zoom_region(
             boxes[confident], image.shape[1], image.shape[0], info.input_size[0], self.zoom_below
@@ -259,8 +262,8 @@ class TilePipeline:
             # enlarged to the full input, shows them at a size it knows; its boxes replace the
             # first look's there (the first look's boxes elsewhere stay).
             x1, y1, x2, y2 = region
-            near, near_scores, near_ids = self._detect_in(
-                image[y1:y2, x1:x2], timing, self.second_look
+            near, near_scores, near_ids, near_took = self._detect_in(
+                image[y1:y2, x1:x2], timing, self.second_look, flowers
             )
             near += np.array([x1, y1, x1, y1], np.float32)
             centres_x = (boxes[:, 0] + boxes[:, 2]) / 2
@@ -269,26 +272,27 @@ class TilePipeline:
             boxes = np.concatenate([boxes[outside], near])
             scores = np.concatenate([scores[outside], near_scores])
             class_ids = np.concatenate([class_ids[outside], near_ids])
+            took = np.concatenate([took[outside], near_took])
             keep = nms(boxes, scores, NMS_IOU, MAX_TILES)
-            boxes, scores, class_ids = boxes[keep], scores[keep], class_ids[keep]
+            boxes, scores, class_ids, took = boxes[keep], scores[keep], class_ids[keep], took[keep]
         if self.neighbour_confidence is not None:
             start = time.perf_counter()
             keep = beside_confident(boxes, scores >= self.detect_confidence)
-            boxes, scores, class_ids = boxes[keep], scores[keep], class_ids[keep]
+            boxes, scores, class_ids, took = boxes[keep], scores[keep], class_ids[keep], took[keep]
             _add_ms(timing, "nms", start)
         # A box held inside the photo (clip_boxes) may keep less than a pixel of it: one
         # predicted in the letterbox's padding, or past the photo's edge. It shows no tile (its
         # crop is blank, read as some tile all the same), and reconstruct refuses a box of no
         # area (vision.layout.tiles), so detect's own output is never one it refuses.
         sized = (boxes[:, 2] - boxes[:, 0] >= 1) & (boxes[:, 3] - boxes[:, 1] >= 1)
-        boxes, scores, class_ids = boxes[sized], scores[sized], class_ids[sized]
+        boxes, scores, class_ids, took = boxes[sized], scores[sized], class_ids[sized], took[sized]
         box_list = [tuple(float(v) for v in box) for box in boxes]
         kinds = [info.classes[int(i)] for i in class_ids]
-        return box_list, [float(s) for s in scores], kinds  # type: ignore[return-value]
+        return box_list, [float(s) for s in scores], kinds, took.tolist()  # type: ignore[return-value]
 
     def _step_back(
-        self, image: np.ndarray, timing: dict[str, float]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        self, image: np.ndarray, timing: dict[str, float], flowers: bool = True
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The look from further away (``STEP_BACK``): the photo shrunk in the middle of a grey
         canvas of its own size, the boxes mapped back to the photo's pixels."""
         height, width = image.shape[:2]
@@ -298,18 +302,24 @@ class TilePipeline:
         canvas[top : top + small_h, left : left + small_w] = cv2.resize(
             image, (small_w, small_h), interpolation=cv2.INTER_AREA
         )
-        boxes, scores, class_ids = self._detect_in(canvas, timing)
+        boxes, scores, class_ids, took = self._detect_in(canvas, timing, flowers=flowers)
         scale_x, scale_y = width / small_w, height / small_h
         boxes = (boxes - np.array([left, top, left, top], np.float32)) * np.array(
             [scale_x, scale_y, scale_x, scale_y], np.float32
         )
-        return clip_boxes(boxes, width, height).astype(np.float32), scores, class_ids
+        return clip_boxes(boxes, width, height).astype(np.float32), scores, class_ids, took
 
     def _detect_in(
-        self, image: np.ndarray, timing: dict[str, float], network: OnnxModel | None = None
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        self,
+        image: np.ndarray,
+        timing: dict[str, float],
+        network: OnnxModel | None = None,
+        flowers: bool = True,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """One detector pass (of ``network``, by default the detector): boxes in ``image``'s
-        pixels, scores, class ids, after NMS."""
+        pixels, scores, class ids, after NMS, and whether each box was read past a flower: a
+        detector that reads flowers (single-stage), where none is in play (``flowers=False``),
+        reads a box it took for one as its runner-up, as ``_classify`` does."""
         info = self.detector.info
         start = time.perf_counter()
         boxed, params = letterbox(image, info.input_size[0])
@@ -319,12 +329,15 @@ class TilePipeline:
         output = (network or self.detector).run(batch)
         _add_ms(timing, "detector", start)
         start = time.perf_counter()
-        boxes, scores, class_ids = decode_yolo(output, self.score_floor)
+        took = np.zeros(output.shape[2], bool)
+        if not flowers and self._detector_flowers.any():
+            took = read_past_flowers(output[0, 4:, :].T, self._detector_flowers)
+        boxes, scores, class_ids, anchors = decode_yolo_anchors(output, self.score_floor)
         keep = nms(boxes, scores, NMS_IOU, MAX_TILES)
         height, width = image.shape[:2]
         mapped = clip_boxes(to_original(boxes[keep], params), width, height)
         _add_ms(timing, "nms", start)
-        return mapped.astype(np.float32), scores[keep], class_ids[keep]
+        return mapped.astype(np.float32), scores[keep], class_ids[keep], took[anchors[keep]]
 
     def _classify(
         self,
@@ -365,16 +378,9 @@ class TilePipeline:
             for red, five in self._red_to_five:
                 probabilities[:, five] += probabilities[:, red]
                 probabilities[:, red] = 0.0
-        # A face read as a flower where none is in play is read as its runner-up (the bird 1s
-        # it most often is: docs/vision.md), unless it is surely a flower: one left on the
-        # table, which the layout sets aside as not played.
         took_a_flower = np.zeros(len(probabilities), bool)
         if not flowers:
-            best = probabilities.argmax(axis=1)
-            took_a_flower = self._is_flower[best] & (probabilities.max(axis=1) < SURE_FLOWER)
-            # Not folded into another class, as a red five is: a flower's likeness says nothing
-            # of which tile it is.
-            probabilities[np.ix_(~self._is_flower[best] | took_a_flower, self._is_flower)] = 0.0
+            took_a_flower = read_past_flowers(probabilities, self._is_flower)
         timing["classifier"] = _ms(start)
         row_of = {tile: row for row, tile in enumerate(to_read)}
         tiles: list[Detection] = []
@@ -725,9 +731,35 @@ def _of_the_set(
     return white is None or is_face_of_set(crop, white)
 
 
+def read_past_flowers(probabilities: np.ndarray, is_flower: np.ndarray) -> np.ndarray:
+    """Where no flower is in play: which reads (rows of class scores) were taken for a flower.
+
+    A face read as a flower is read as its runner-up (the bird 1s it most often is:
+    docs/vision.md), unless it is surely a flower (``SURE_FLOWER``): one left on the table,
+    which the layout sets aside as not played. The flower classes of those rows, and of every
+    row not read as a flower (no flower among its alternatives), are zeroed in place: not folded
+    into another class, as a red five is, for a flower's likeness says nothing of which tile it
+    is. The classifier's reads and a single-stage detector's are read so alike.
+    """
+    best = probabilities.argmax(axis=1)
+    took: np.ndarray = is_flower[best] & (probabilities.max(axis=1) < SURE_FLOWER)
+    probabilities[np.ix_(~is_flower[best] | took, is_flower)] = 0.0
+    return took
+
+
+def _flower_classes(codes: list[str | None]) -> np.ndarray:
+    return np.array([c is not None and tile_from_code(c).is_flower for c in codes], bool)
+
+
 def _single_stage(
-    box: tuple[float, float, float, float], score: float, kind: ModelClass, red_fives: bool = True
+    box: tuple[float, float, float, float],
+    score: float,
+    kind: ModelClass,
+    red_fives: bool = True,
+    took_a_flower: bool = False,
 ) -> Detection:
+    """A single-stage detector's read; one it took for a flower where none is in play (read as
+    its runner-up) is asked about, as the classifier's are."""
     return Detection(
         code=kind.code if red_fives else plain_five(kind.code),
         box=box,
@@ -736,7 +768,7 @@ def _single_stage(
         classifier_confidence=1.0,
         face_down=kind.face_down or kind.code is None,
         rotated=kind.rotated,
-        low_confidence=score < LOW_CONFIDENCE,
+        low_confidence=score < LOW_CONFIDENCE or took_a_flower,
     )
 
 

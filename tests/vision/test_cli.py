@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.onnx_fixtures import detector_row, two_stage_models
+from tests.vision.onnx_fixtures import detector_row, single_stage_models, two_stage_models
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -300,3 +300,19 @@ def test_score_photo_leaves_what_events_need_of_the_tiles_to_the_photo(monkeypat
     monkeypatch.setattr(vision.score_photo, "load_photo", read)
     with pytest.raises(Read):
         main(["score", "hand.jpg", *options])
+
+
+def test_detect_with_a_single_stage_folder_reads_no_flower_for_a_rule_set_without(tmp_path):
+    # The baseline folder (a detector whose classes are tile codes, no classifier) takes a bird
+    # for 1f; riichi has no flowers, so it is read as its runner-up 1s and asked about.
+    row = detector_row([4, 24, 12, 36], 1, 0.9, classes=2)  # photo box (25, 50, 75, 125)
+    row[4] = 0.6
+    models = single_stage_models(tmp_path / "models", np.array([row]), ["1s", "1f"])
+    cv2.imwrite(str(tmp_path / "a.png"), np.full((200, 400, 3), 114, np.uint8))
+    read = {}
+    for variant in ("taiwan", "riichi"):
+        run = detect(tmp_path / "a.png", "--models", models, "--variant", variant, "--json")
+        assert run.returncode == 0, run.stderr
+        (tile,) = json.loads(run.stdout)["tiles"]
+        read[variant] = (tile["code"], tile["low_confidence"])
+    assert read == {"taiwan": ("1f", False), "riichi": ("1s", True)}

@@ -131,3 +131,28 @@ def test_single_stage_red_fives_fold_too(tmp_path):
     folder = single_stage_models(tmp_path, rows, ["5p", "0p"])
     assert [t.code for t in load_pipeline(folder).read(photo()).tiles] == ["0p"]
     assert [t.code for t in load_pipeline(folder).read(photo(), red_fives=False).tiles] == ["5p"]
+
+
+def _flower_or_bird(score_1f):
+    """A single-stage detector (classes 1s, 1f) that takes one box for 1f at ``score_1f``, 1s
+    its runner-up at 0.6."""
+    row = detector_row(to_input((25, 50, 75, 125)), 1, score_1f, classes=2)
+    row[4] = 0.6  # the 1s score
+    return np.array([row])
+
+
+def test_a_single_stage_detector_reads_no_flower_where_none_is_in_play(tmp_path):
+    # The baseline's classes are tile codes: its flower classes are read past as the
+    # classifier's are, the runner-up read and asked about.
+    pipeline = load_pipeline(single_stage_models(tmp_path, _flower_or_bird(0.9), ["1s", "1f"]))
+    assert [t.code for t in pipeline.read(photo()).tiles] == ["1f"]
+    (tile,) = pipeline.read(photo(), flowers=False).tiles
+    assert (tile.code, tile.low_confidence) == ("1s", True)
+    assert tile.confidence == pytest.approx(0.6)
+
+
+def test_a_single_stage_detector_keeps_a_sure_flower_where_none_is_in_play(tmp_path):
+    # One left on the table: read as a flower, for the layout to set aside.
+    pipeline = load_pipeline(single_stage_models(tmp_path, _flower_or_bird(0.99), ["1s", "1f"]))
+    (tile,) = pipeline.read(photo(), flowers=False).tiles
+    assert (tile.code, tile.low_confidence) == ("1f", False)

@@ -66,8 +66,8 @@ def test_the_int8_detector_finds_the_float_ones_tiles(int8_detector: Path) -> No
     pipeline = load_pipeline(REPO / "models", threads=1)
     int8 = OnnxModel(replace(pipeline.detector.info, onnx_path=int8_detector), threads=1)
     photo = cv2.imread(str(PHOTOS / "taiwan-pinghu.jpg"))
-    float_boxes, float_scores, _ = pipeline._detect_in(photo, {})
-    int8_boxes, int8_scores, _ = pipeline._detect_in(photo, {}, int8)
+    float_boxes, float_scores, *_ = pipeline._detect_in(photo, {})
+    int8_boxes, int8_scores, *_ = pipeline._detect_in(photo, {}, int8)
     sure_float = float_boxes[float_scores >= 0.5]
     assert len(sure_float) >= 17
     overlaps = iou_matrix(sure_float, int8_boxes[int8_scores >= 0.25])
