@@ -22,10 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-import cv2
-
 from datasets.synth.build import CLASSIFIER_CLASSES, DETECTOR_CLASSES
 from scoring.errors import TilescoreError, shown
+from vision.annotate import image_written
 from vision.crops import crop_upright
 from vision.images import load_image, load_photo
 from vision.json_values import finite_number
@@ -54,7 +53,8 @@ def split_photos(names: Iterable[str], seed: int = 0, val_share: float = 0.2) ->
 
 def _draw(name: str, seed: int) -> bytes:
     """``split_of``'s hash of a photo: the lower, the nearer to val."""
-    return hashlib.sha256(f"{seed}:{name}".encode()).digest()
+    # A name whose bytes are not UTF-8 (lone surrogates in Python) is hashed as those bytes.
+    return hashlib.sha256(f"{seed}:{name}".encode("utf-8", "surrogateescape")).digest()
 
 
 def detector_class(tile: dict[str, Any]) -> int:
@@ -109,7 +109,8 @@ def export_crops(labels: Iterable[tuple[Path, dict[str, Any]]], out: Path, seed:
             if code in (None, "other"):
                 continue
             crop = crop_upright(image, tile["box"], bool(tile.get("rotated")), CROP_SIZE)
-            cv2.imwrite(str(out / split / code / f"{photo.stem}_{i}.jpg"), crop)
+            # Not cv2.imwrite: a photo named in bytes that are not UTF-8 made it segfault.
+            image_written(out / split / code / f"{photo.stem}_{i}.jpg", crop)
             count += 1
     return count
 

@@ -26,12 +26,12 @@ files left in one would be mixed into the new training set as if they were part 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scoring import strict_json
+from scoring.cli import write_json
 from scoring.errors import TilescoreError
 from vision.models import SHIPPED_MODELS
 
@@ -183,7 +183,7 @@ def _export(store: LabelStore, kind: str, out: Path | None, seed: int) -> int:
     except OSError as error:  # a full disk, a folder we may not write, a file in the way
         where = f" ({error.filename})" if error.filename else ""
         raise TilescoreError(f"cannot export to {out}: {error.strerror}{where}") from None
-    print(json.dumps({"exported": count, "format": kind, "out": str(out)}))
+    write_json({"exported": count, "format": kind, "out": str(out)})
     return 0
 
 
@@ -260,7 +260,7 @@ def _import(store: LabelStore, path: Path, allow_empty: bool = False) -> int:
         "replaced": len(replaced),
         "copies": None if copies is None else str(copies),
     }
-    print(json.dumps(summary))
+    write_json(summary)
     return 0
 
 
@@ -322,7 +322,7 @@ def _report(store: LabelStore, as_json: bool) -> int:
 
     summary = label_export.report(_labelled(store, checked_only=True))
     if as_json:
-        print(json.dumps(summary, ensure_ascii=False))
+        write_json(summary)
         return 0
     print(f"{summary['photos']} photos, {summary['tiles']} tiles")
     for code, count in summary["per_class"].items():

@@ -11,7 +11,6 @@ a path as given.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import tempfile
@@ -20,6 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from scoring.cli import json_text
 from scoring.errors import TilescoreError
 from scoring.tiles import tile_from_code
 from vision.labels import (
@@ -244,7 +244,8 @@ def write_json_atomically(path: Path, data: Any) -> None:
         # evaluate as another user) kept the old file's mode, or a plain file's.
         os.fchmod(handle, path.stat().st_mode & 0o777 if path.exists() else 0o644)
         with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(data, out, ensure_ascii=False, indent=1)
+            # json_text: a photo named in bytes that are not UTF-8 cannot be written raw.
+            out.write(json_text(data, indent=1))
             out.flush()
             os.fsync(out.fileno())
         os.replace(tmp, path)

@@ -183,11 +183,25 @@ def annotation_target(path: Path, photo: Path | None = None) -> Path:
     return path
 
 
+def image_written(path: Path, image: np.ndarray) -> bool:
+    """Whether ``image`` was written to ``path``, in the format its suffix names.
+
+    Encoded by OpenCV and written by Python: ``cv2.imwrite`` given a name whose bytes are not
+    UTF-8 (a photo's, as Python holds it, with lone surrogates) ended the process in a segfault.
+    """
+    try:
+        encoded, data = cv2.imencode(path.suffix, image)
+    except cv2.error:  # an unknown suffix; OpenCV's own message is lines of C++ context
+        return False
+    try:
+        path.write_bytes(data.tobytes())
+    except OSError:  # a full disk, a folder of that name, a folder we may not write
+        return False
+    return bool(encoded)
+
+
 def write_image(path: Path, image: np.ndarray, what: str) -> None:
     """Write ``image`` to ``path``; a failure (a full disk, a folder of that name) is one line."""
-    try:
-        written = cv2.imwrite(str(path), image)
-    except cv2.error:  # OpenCV's own message is several lines of C++ context
-        written = False
+    written = image_written(path, image)
     if not written:
         raise TilescoreError(f"cannot write {what} to {str(path)!r}")

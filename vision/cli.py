@@ -153,16 +153,15 @@ def read_photo(
 
 
 def _write_annotated(image: Any, tiles: Any, target: Path) -> None:
-    import cv2
 
-    from vision.annotate import annotate
+    from vision.annotate import annotate, image_written
     from vision.errors import ImageError
 
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise ImageError(f"{target.parent}: cannot write there ({error.strerror})") from None
-    if not cv2.imwrite(str(target), annotate(image, tiles)):
+    if not image_written(target, annotate(image, tiles)):
         raise ImageError(f"{target}: cannot write the annotated photo")
 
 

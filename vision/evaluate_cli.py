@@ -397,12 +397,11 @@ def _report(
 
 
 def _annotate(image: np.ndarray, tiles: Sequence[Detection], target: Path) -> None:
-    import cv2
 
-    from vision.annotate import annotate
+    from vision.annotate import annotate, image_written
 
     target.parent.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(target), annotate(image, tiles))
+    image_written(target, annotate(image, tiles))
 
 
 def format_report(evaluation: Evaluation) -> str:

@@ -7,7 +7,10 @@ repository) read the two example photos, and the adapted classifier is exported 
 
 import hashlib
 import json
+import os
 import shutil
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -419,3 +422,24 @@ def test_a_fine_tune_after_adapting_rolls_back_to_the_adapted_classifier_only(mo
     assert rolled.returncode == 0, rolled.stderr
     assert json.loads(rolled.stdout)["readers"] == [str(models / "tile-classifier.json")]
     assert {name: digest(models / name) for name in PIECE_FILES} == pieces_before
+
+
+def test_a_photo_name_that_is_not_utf8_is_escaped_in_the_report_and_the_metadata(models, tmp_path):
+    # A strict UTF-8 stdout (PYTHONIOENCODING=utf-8): the JSON was written raw and the adapted
+    # classifier's metadata ended in a traceback once the statistics were measured.
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    odd = os.fsdecode(b"a\xff.jpg")
+    shutil.copyfile(EXAMPLES / "taiwan-melds.jpg", photos / odd)
+    shutil.copyfile(EXAMPLES / "taiwan-pinghu.jpg", photos / "taiwan-pinghu.jpg")
+    result = subprocess.run(
+        [sys.executable, "-m", "device.cli", "train", "classifier", "--adapt", str(photos),
+         "--models", str(models), "--json"],
+        capture_output=True, cwd=REPO, timeout=300,
+        env=os.environ | {"PYTHONPATH": str(REPO), "PYTHONIOENCODING": "utf-8"},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr.decode(errors="replace")
+    report = json.loads(result.stdout.decode("utf-8"))  # strict: raw bytes would fail
+    assert odd in report["photos"]
+    meta = json.loads((models / "tile-classifier.json").read_text("utf-8"))
+    assert odd in meta["adapted"]["photos"]

@@ -141,6 +141,22 @@ def test_a_photo_name_that_is_not_utf8_is_escaped_in_the_json(setup, tmp_path):
     assert json.loads(result.stdout.decode("utf-8"))["image"] == name
 
 
+def test_a_photo_name_that_is_not_utf8_gets_its_drawing(setup, tmp_path):
+    # cv2.imwrite given the drawing's name (the photo's, with a lone surrogate) segfaulted.
+    root, models = setup
+    name = os.fsdecode(b"bad\xffname.jpg")
+    (tmp_path / name).write_bytes((root / "a.jpg").read_bytes())
+    result = subprocess.run(
+        [sys.executable, "-m", "device.cli", "detect", "--json", "--models", str(models), name,
+         "--annotate", "drawn"],
+        capture_output=True, cwd=tmp_path, env=os.environ | {"PYTHONPATH": str(REPO)}, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert [p.name for p in (tmp_path / "drawn").iterdir()] == [
+        os.fsdecode(b"bad\xffname.annotated.jpg")
+    ]
+
+
 def test_a_large_jpeg_is_read_at_half_size_and_boxed_in_its_own_pixels(setup, tmp_path):
     root, models = setup
     # 4400 x 2200: decoded at half (2200 x 1100 keeps 2000 on the long side, a quarter would

@@ -374,3 +374,19 @@ def test_from_is_for_the_classifier_only(folders):
     result = tilescore("train", "detector", "--from", folders["enough"])
     assert result.returncode == 2
     assert result.stderr.startswith("error: --from and --rollback are for the classifier")
+
+
+def test_a_name_that_is_not_utf8_is_escaped_in_the_report_and_the_metadata(tmp_path, capsys):
+    # A labels folder named in bytes that are not UTF-8: the --json report went out raw (or
+    # crashed a strict stdout), and the candidate's metadata could not be written at all. Tested
+    # here, not through a training run, to stay quick.
+    from vision.training.cli import _print_report
+
+    labels = str(tmp_path / "labels\udcff")
+    _print_report({"labels": labels, "installed": False}, True, finetune.format_report)
+    out = capsys.readouterr().out
+    out.encode("utf-8")  # no lone surrogate left: strict UTF-8 carries it
+    assert json.loads(out)["labels"] == labels
+    meta = tmp_path / "candidate.json"
+    finetune._write_json(meta, {"training": {"labels": labels}})
+    assert json.loads(meta.read_bytes().decode("utf-8"))["training"]["labels"] == labels

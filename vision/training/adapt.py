@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from scoring.cli import json_text
 from vision.adaptation import BATCH, FOLDED_SUFFIX, MEASURE_SUFFIX, Folded
 from vision.models import SHIPPED_MODELS
 from vision.training.finetune import (
@@ -427,14 +428,9 @@ def _adapt_reader(
         "started_from": str(onnx_path),
         "checkpoint_adapted": adapted_checkpoint,
     }
-    candidate[".json"].write_text(
-        json.dumps(
-            _adapted_metadata(current_meta, facts) | {"onnx": candidate_onnx.name},
-            indent=2,
-            ensure_ascii=False,
-        )
-        + "\n"
-    )
+    # json_text: photos or a command named in bytes that are not UTF-8 cannot be written raw.
+    meta = _adapted_metadata(current_meta, facts) | {"onnx": candidate_onnx.name}
+    candidate[".json"].write_text(json_text(meta, indent=2) + "\n", encoding="utf-8")
     return {
         "reader": reader.role,
         "tiles": len(crops),

@@ -14,8 +14,9 @@ import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypedDict
+from typing import Any, TypedDict
 
+from scoring.cli import write_json
 from scoring.errors import TilescoreError
 from vision.folders import check_writable
 from vision.models import SHIPPED_MODELS
@@ -451,7 +452,7 @@ def _finetune(args: argparse.Namespace) -> int:
             raise TilescoreError("--rollback and --from do not go together")
         result = finetune.rollback(args.out)
         if args.json:
-            print(json.dumps(result))
+            write_json(result)
         else:
             for restored in result["readers"]:
                 print(f"restored {restored}")
@@ -480,7 +481,7 @@ def _finetune(args: argparse.Namespace) -> int:
         report = finetune.finetune(settings, None, progress)
     finally:
         progress.end()  # an error's line starts a line of its own
-    print(json.dumps(report, ensure_ascii=False) if args.json else finetune.format_report(report))
+    _print_report(report, args.json, finetune.format_report)
     return 0
 
 
@@ -513,8 +514,21 @@ def _adapt(args: argparse.Namespace) -> int:
         raise
     finally:
         progress.end()  # an error's line starts a line of its own
-    print(json.dumps(report, ensure_ascii=False) if args.json else adapt.format_report(report))
+    _print_report(report, args.json, adapt.format_report)
     return 0
+
+
+def _print_report(
+    report: dict[str, Any], as_json: bool, format_report: Callable[[dict[str, Any]], str]
+) -> None:
+    """A fine-tune's or an adaptation's report on stdout. Its photo, label and folder names may
+    hold bytes that are not UTF-8 (lone surrogates in Python): the JSON escapes them
+    (scoring.cli.write_json) and the text is printed as ``detect`` prints names, stdout escaping
+    what it cannot carry (device.cli)."""
+    if as_json:
+        write_json(report)
+    else:
+        print(format_report(report))
 
 
 def _soup(args: argparse.Namespace) -> int:

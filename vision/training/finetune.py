@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from scoring.cli import json_text
 from scoring.errors import TilescoreError
 from vision.adaptation import FOLDED_SUFFIX, MEASURE_SUFFIX
 from vision.models import SHIPPED_MODELS
@@ -603,7 +604,9 @@ def _carry_runtime_facts(current_meta: Path, candidate_meta: Path) -> None:
 
 def _write_json(path: Path, data: Any) -> None:
     temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    # json_text: a labels folder or command named in bytes that are not UTF-8 cannot be
+    # written raw (a traceback once the training was done).
+    temporary.write_text(json_text(data, indent=2) + "\n", encoding="utf-8")
     os.replace(temporary, path)
 
 
