@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,9 +40,19 @@ class ScoreResult:
     unit: str
     items: tuple[ScoreItem, ...]
     payments: tuple[Payment, ...]
-    decomposition: str
+    decomposition: str | Callable[[], str]
+    """The hand divided into sets and pair as it was scored; where finding it again is work of
+    its own (riichi's, riichi_reading), that work, done only when the result is written out:
+    what only asks whether a hand wins and for how much (the layout's completion, a benchmark
+    of the scorer) never needs it."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Variant-specific output keys (han, fu, waits, base_points, ...), added to the JSON as is."""
+
+    @property
+    def reading(self) -> str:
+        """``decomposition`` as text."""
+        found = self.decomposition
+        return found if isinstance(found, str) else found()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -51,7 +62,7 @@ class ScoreResult:
             "unit": self.unit,
             "items": [i.to_json() for i in self.items],
             "payments": [p.to_json() for p in self.payments],
-            "decomposition": self.decomposition,
+            "decomposition": self.reading,
         }
         out.update(self.extra)
         return out
