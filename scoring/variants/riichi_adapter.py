@@ -15,7 +15,6 @@ from types import FunctionType
 
 import mahjong.hand_calculating.hand as library_hand
 from mahjong.constants import EAST, NORTH, SOUTH, WEST
-from mahjong.hand_calculating.divider import HandDivider
 from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
 from mahjong.hand_calculating.hand_response import HandResponse
@@ -106,14 +105,9 @@ class LibraryCall:
     dora_indicators: list[int]
     ura_dora_indicators: list[int]
     config: HandConfig
-    divisions: list[Division] | None = None
-    """Once run: the divisions the library scored (none for 國士無雙; None if not seen)."""
 
-    def run(self, division: Division | None = None) -> HandResponse:
-        """The library's score of the hand; given a ``division`` (one of ``divisions``), the
-        score of that division alone."""
-        divider = _Divider(division)
-        response: HandResponse = _estimate(divider)(
+    def run(self) -> HandResponse:
+        return HandCalculator.estimate_hand_value(
             self.tiles,
             self.win_tile,
             melds=self.melds,
@@ -121,35 +115,46 @@ class LibraryCall:
             config=self.config,
             ura_dora_indicators=self.ura_dora_indicators,
         )
-        self.divisions = divider.divisions
-        return response
+
+    def run_alone(self, division: Division) -> HandResponse | None:
+        """The library's score of one ``division`` of the tiles alone (one of
+        ``HandDivider.divide_hand``'s); None where the library did not divide through
+        ``HandDivider`` (a later version), so the score is not that division's."""
+        only = _OneDivision(division)
+        response: HandResponse = _estimate(only)(
+            self.tiles,
+            self.win_tile,
+            melds=self.melds,
+            dora_indicators=self.dora_indicators,
+            config=self.config,
+            ura_dora_indicators=self.ura_dora_indicators,
+        )
+        return response if only.asked else None
 
 
-class _Divider:
-    """``HandDivider`` as one run of the library sees it: keeps the divisions it makes, or makes
-    only the one it is given."""
+class _OneDivision:
+    """``HandDivider`` for one run of the library: it makes only the one division given."""
 
-    __slots__ = ("divisions", "only")
+    __slots__ = ("asked", "division")
 
-    def __init__(self, only: Division | None) -> None:
-        self.only = only
-        self.divisions: list[Division] | None = None
+    def __init__(self, division: Division) -> None:
+        self.division = division
+        self.asked = False
 
     def divide_hand(self, tiles_34: list[int], melds: list[LibraryMeld]) -> list[Division]:
-        divisions = HandDivider.divide_hand(tiles_34, melds) if self.only is None else [self.only]
-        self.divisions = divisions
-        return divisions
+        self.asked = True
+        return [self.division]
 
 
-def _estimate(divider: _Divider) -> Callable[..., HandResponse]:
+def _estimate(divider: _OneDivision) -> Callable[..., HandResponse]:
     """``estimate_hand_value`` as the library wrote it, dividing the tiles with ``divider``.
 
     The library divides the tiles every way, scores each division and keeps the most expensive,
-    but says neither what it divided nor which it kept (riichi_reading finds that again). So each
-    run is its own function made of the library's code and the library module's globals but for
-    ``HandDivider``: the module itself, and every other caller of the library, are left as they
-    are, and two runs at once (the app's threads) share nothing. Should a later library no
-    longer divide through that name, ``divisions`` stays None and riichi_reading divides itself.
+    but says neither what it divided nor which it kept (riichi_reading finds that again, and
+    where divisions tie on what the answer shows, scores each alone). So the run is a function
+    of its own, made of the library's code and the library module's globals but for
+    ``HandDivider``: the module itself and every other caller of the library are left as they
+    are, and two runs at once (the app's threads) share nothing.
     """
     library = HandCalculator.estimate_hand_value
     own_globals = _LIBRARY_GLOBALS | {"HandDivider": divider}

@@ -13,7 +13,7 @@ library chose it:
    on where the winning tile went is 平和, and that follows from the 符 parts), so the first of
    them is the library's pick.
 3. Where candidates of several divisions fit, each of those divisions is scored alone by the
-   library (``LibraryCall.run(division)``) and the most expensive taken as above.
+   library (``LibraryCall.run_alone``) and the most expensive taken as above.
 
 The result is written as the other rule sets write theirs: the pair first, then the concealed
 sets, then the melds as laid down (claimed ones in brackets), ``*`` on the group the winning tile
@@ -50,10 +50,7 @@ def scored_reading(
 ) -> str:
     """The reading ``response`` (``call``'s answer) was counted on; ``fresh`` makes the same call
     again with a config of its own (the library writes into the one it is given)."""
-    divisions = call.divisions
-    seen = divisions is not None
-    if divisions is None:  # a library that divides otherwise than through HandDivider
-        divisions = HandDivider.divide_hand(TilesConverter.to_34_array(call.tiles), call.melds)
+    divisions = HandDivider.divide_hand(TilesConverter.to_34_array(call.tiles), call.melds)
     if not divisions:  # 國士無雙: the one winning hand with no sets
         return _thirteen_orphans(call.tiles, call.win_tile // 4)
     fits = _candidates(call, divisions)
@@ -61,8 +58,7 @@ def scored_reading(
         wanted = _fu_key(response)
         fits = [fit for fit in fits if _fu_of(call, *fit) == wanted]
     if len({id(division) for division, _ in fits}) > 1:
-        # Scoring a division alone needs the library's own dividing, seen as it ran.
-        chosen = _most_expensive(fits, fresh) if seen else None
+        chosen = _most_expensive(fits, fresh)
         fits = [fit for fit in fits if fit[0] is chosen]
     if not fits:
         return ""  # no division gives the library's answer: say nothing rather than guess
@@ -100,7 +96,9 @@ def _most_expensive(fits: list[Candidate], fresh: Callable[[], LibraryCall]) -> 
     """Of the divisions in ``fits``, the one the library keeps, each scored alone."""
     best: tuple[tuple[int, bool, int, int, int], Division] | None = None
     for division in dict((id(d), d) for d, _ in fits).values():
-        alone = fresh().run(division)
+        alone = fresh().run_alone(division)
+        if alone is None:
+            return None  # the library divides otherwise: say nothing rather than guess
         if alone.cost is None or alone.han is None or alone.fu is None:
             continue  # no yaku this way: the library keeps it only when nothing scores
         yaku = alone.yaku or []

@@ -10,6 +10,9 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+from mahjong.hand_calculating.divider import HandDivider
+from mahjong.tile import TilesConverter
+
 from scoring.hand_json import parse_hand, score_json
 from scoring.notation import parse_tiles
 from scoring.tiles import index34
@@ -118,12 +121,13 @@ def test_every_generated_hand_reads_as_the_division_it_was_scored_on():
         assert index34(hand.win_tile) in _groups(starred[0])[0], (data, reading)
         call = library_call(hand, data["rules"]["red_fives"])
         whole = call.run()
-        assert call.divisions is not None
-        if not call.divisions:  # 國士無雙
+        divisions = HandDivider.divide_hand(TilesConverter.to_34_array(call.tiles), call.melds)
+        if not divisions:  # 國士無雙
             shapes["thirteen orphans"] += 1
             continue
-        division = next(d for d in call.divisions if sorted(d) == _groups(reading))
-        alone = library_call(hand, data["rules"]["red_fives"]).run(division)
+        division = next(d for d in divisions if sorted(d) == _groups(reading))
+        alone = library_call(hand, data["rules"]["red_fives"]).run_alone(division)
+        assert alone is not None
         assert (alone.han, alone.fu, alone.cost) == (whole.han, whole.fu, whole.cost), data
         assert [y.yaku_id for y in alone.yaku or []] == [y.yaku_id for y in whole.yaku or []]
         win_kinds = _groups(starred[0])[0]
