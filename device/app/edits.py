@@ -33,6 +33,23 @@ WIN_KINDS = frozenset({"win_not_apart", "no_win_tile", "would_win_as"})
 """Problems about the layout's winning tile (the reads that would win name it)."""
 
 
+RULE_SET_KINDS = frozenset({"not_played"})
+"""Problems about what the photo holds that the rule set has not: true whatever the groups."""
+
+
+def typed_over(reading: dict[str, Any]) -> dict[str, Any]:
+    """The reading once the player typed its groups, which restate every tile: the photo's
+    reading of them (a doubtful read, a face-down tile to turn up, a tile apart, a tile taken
+    for one not found) no longer says anything of the hand scored, and stayed on screen after
+    the player had corrected it. Only what the rule set has not stays said. A hand kept by an
+    older version, whose reading does not say its problems' kinds, loses them all."""
+    problems, said = reading.get("problems"), reading.get("problem_kinds")
+    if not isinstance(problems, list) or not isinstance(said, list) or len(said) != len(problems):
+        return {**reading, "problems": [], "problem_kinds": []}
+    pairs = [(p, k) for p, k in zip(problems, said, strict=True) if k in RULE_SET_KINDS]
+    return {**reading, "problems": [p for p, _ in pairs], "problem_kinds": [k for _, k in pairs]}
+
+
 OFFERS = ("would_win", "would_win_as", "would_win_without", "would_win_with_meld")
 """Reading keys for what would make the layout's reading, with its winning tile, win."""
 LAYOUT_ONLY = (*OFFERS, "unseen", "taken")

@@ -857,7 +857,9 @@ def create_app(
             reading = service.add_tile(reading, fix["add"])
         if "mend" in fix:
             reading = service.add_meld(reading, fix["mend"])
-        if edits.restates_groups(fix):
+        if any(key in fix for key in edits.TYPED):
+            reading = edits.typed_over(reading)
+        elif edits.restates_groups(fix):
             reading = edits.without_problems(reading, edits.SHAPE_KINDS)
         if "win_tile" in fix:
             reading = edits.without_problems(reading, edits.WIN_KINDS)

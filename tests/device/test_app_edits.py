@@ -182,3 +182,22 @@ def test_groups_typed_with_a_tile_fix_are_said_replaced_at_the_next(tmp_path):
         assert _not_kept(again) == [
             "read again from the photo; not kept: the groups typed in Edit groups"
         ]
+
+
+def test_groups_typed_take_the_photos_word_on_its_tiles_away(tmp_path):
+    # The hand typed in over a photo read as one face-down tile: "turn them face up" stayed on
+    # screen under the typed hand's score, though the typed hand has no face-down tile.
+    from tests.device.typed_hands import MELDS_HAND, typed
+
+    tiles = lambda: _chi_apart() + row(["9s"], y=900, x=900)  # noqa: E731
+    with app_reading(tmp_path).test_client() as client:
+        hand = typed(client, MELDS_HAND)
+        assert hand["result"]["winning"] is True
+        assert hand["problems"] == [] and hand["reading"]["problem_kinds"] == []
+        again = client.get(f"/api/hands/{hand['id']}").get_json()
+        assert again["problems"] == []
+    (tmp_path / "apart").mkdir()
+    with _scored(tmp_path / "apart", tiles) as (client, hand, url):
+        assert any("lies apart" in p for p in hand["problems"])
+        typed_in = client.post(url, json={"hand": "456789m234p11s555z", "melds": ["chi:123m"]})
+        assert typed_in.get_json()["problems"] == []
