@@ -769,6 +769,13 @@ def create_app(
                 raise TilescoreError(
                     "a drawn hand has no tiles to correct: undo it and record the draw again"
                 )
+            if hand["undone"]:
+                # Out of the totals and the deal: a correction would change a score nobody is
+                # paid and a label for training, on a hand the table took back.
+                raise TilescoreError(
+                    f"hand {hand_id} was undone: it takes no corrections (score the photo again "
+                    "to record it anew)"
+                )
             fix = fixes.check_fix(given, len(hand["detections"]))
             players = len(state.store.session(hand["session_id"]).players)
             # The hand is scored for its session's chairs (one kept by an older version may not
