@@ -25,7 +25,7 @@ from flask import Flask, Response, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from device.app import context as table_context
-from device.app import draws, edits, fixes, service
+from device.app import draws, edits, fixes, service, typed
 from device.app.seats import chairs
 from device.app.still import StillWatch, not_a_win, same_hand, same_layout, same_scene
 from device.camera import CameraError, CameraSource, open_camera
@@ -56,6 +56,7 @@ UNSAVED = {
     "score_from_camera": "the hand was not saved",
     "score_upload": "the hand was not saved",
     "fix_hand": "the correction was not saved",
+    "score_typed": "the hand was not saved",
     "undo": "nothing was undone",
     "set_context": "the table settings were not saved",
     "new_session": "no new session was started",
@@ -252,6 +253,11 @@ def create_app(
     @app.errorhandler(TilescoreError)
     def user_error(error: TilescoreError) -> Any:
         return jsonify(error=str(error)), 400
+
+    @app.errorhandler(NoTiles)
+    def no_tiles(error: NoTiles) -> Any:
+        # The page offers to type the hand in (POST /api/typed).
+        return jsonify(error=str(error), no_tiles=True), 400
 
     @app.errorhandler(NoSuchHand)
     def no_such_hand(error: NoSuchHand) -> Any:
@@ -668,6 +674,25 @@ def create_app(
             raise TilescoreError(f"photo type {upload.mimetype!r} is not JPEG, PNG, WebP or BMP")
         image = service.decode_upload(upload.read())
         return jsonify(_score_image(image))
+
+    @app.post("/api/typed")
+    def score_typed() -> Any:
+        """A hand typed in, for a photo in which no tile was found: scored with the table's
+        context and recorded like a photo's hand, with no photo (a drawn hand has none either);
+        Edit groups corrects it as any other."""
+        sent = _json_object("a typed hand must be a JSON object")
+        with state.lock:  # dealt from the session as the hand before it left it
+            session = state.store.current_session()
+            context = _context_for(session)  # before the first hand: the session it starts
+            reading = typed.typed_reading(sent, context)
+            latest = state.store.latest_hand(session.id) if session else None
+            if latest is not None and typed.same_typed_again(latest, reading, time.time()):
+                return jsonify(_shown_again(latest))  # a double tap: paid once
+            result = service.score_reading(reading, context)
+            session = session or _new_session()
+            hand_id = state.store.add_hand(session.id, None, [], reading, context, result)
+            _set_hand_rules(_after_hand(context, result))
+            return jsonify(_hand_view(state.store.hand(hand_id)))
 
     def _score_image(
         image: Any, still_seq: int | None = None, taps_scored: int | None = None

@@ -987,7 +987,10 @@ def test_a_photo_in_which_no_tile_is_found_records_nothing(tmp_path):
     with app.test_client() as client:
         refused = client.post("/api/score")
         assert refused.status_code == 400
-        assert refused.get_json() == {"error": "no tiles found in the photo: nothing was recorded"}
+        assert refused.get_json() == {
+            "error": "no tiles found in the photo: nothing was recorded",
+            "no_tiles": True,
+        }
         data = {"photo": (io.BytesIO((PHOTOS / "taiwan-melds.jpg").read_bytes()), "h.jpg")}
         upload = client.post("/api/upload", data=data, content_type="multipart/form-data")
         assert upload.get_json() == refused.get_json()
@@ -1022,5 +1025,8 @@ def test_a_blank_picture_is_no_hand(tmp_path):
     app = create_app(tmp_path / "data", MODELS, f"dir:{camera}")
     with app.test_client() as client:
         refused = client.post("/api/score")
-        assert refused.get_json() == {"error": "no tiles found in the photo: nothing was recorded"}
+        assert refused.get_json() == {
+            "error": "no tiles found in the photo: nothing was recorded",
+            "no_tiles": True,
+        }
         assert client.get("/api/session").get_json()["hands"] == []

@@ -960,3 +960,34 @@ def test_a_score_tap_that_finds_a_hand_recorded_already_says_so_on_the_result(se
     page.click("#score-button")
     page.wait_for_function(f"() => currentHand && currentHand.id !== {first}")
     assert page.locator("#repeat-of").is_hidden()
+
+
+def test_a_photo_with_no_tile_found_offers_to_type_the_hand_in(tmp_path, browser):
+    # "no tiles found in the photo" was all the page said: a hand the camera could not read
+    # (poor light, a cloth the detector misses) could not be scored at all.
+    import numpy as np
+
+    blank = np.full((1200, 1600, 3), (40, 120, 40), np.uint8)
+    process, url, _, _ = _serve(tmp_path, _camera_of(tmp_path, blank, "blank.png"))
+    try:
+        page = _table(url, browser)
+        assert page.locator("#type-hand").is_hidden()
+        page.click("#score-button")
+        page.wait_for_selector("#status:has-text('no tiles found')")
+        assert page.locator("#type-hand").is_visible()
+        page.fill("#typed-hand", "234m567p33s")
+        page.fill("#typed-melds", "pon:777z chi:678s concealed_kong:9999m")
+        page.fill("#typed-win", "3s")
+        page.click("#score-typed")
+        page.wait_for_selector("#result.active #total:has-text('台')")
+        assert "+3s" in page.inner_text("#reading")
+        assert page.locator(".photo-box").is_hidden()  # no photo to tap
+        # Corrected in Edit groups like any hand: East's own flower counts.
+        page.click("#edit-reading summary")
+        page.fill("#edit-flowers", "1f")
+        page.click("#save-reading")
+        page.wait_for_selector("#status:has-text('corrected')")
+        assert "1f" in page.inner_text("#reading")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

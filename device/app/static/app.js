@@ -31,7 +31,9 @@ async function api(path, options = {}) {
   const body = type.includes("json") ? await response.json() : await response.text();
   if (!response.ok) {
     if (body && body.pin_required) askPin();
-    throw new Error((body && body.error) || `request failed (${response.status})`);
+    const error = new Error((body && body.error) || `request failed (${response.status})`);
+    error.body = body;  // what else the app said (no_tiles: a photo in which none was found)
+    throw error;
   }
   return body;
 }
@@ -156,8 +158,9 @@ function applyStill(status) {
       && !(currentHand && currentHand.id === status.hand)) openStillHand(status.hand);
 }
 
-// A hand just recorded (Score tap, upload or a still hand): it becomes the one on show.
+// A hand just recorded (Score tap, upload, typed or a still hand): it becomes the one on show.
 function showScored(hand, message) {
+  $("#type-hand").hidden = true;
   latestHandId = hand.id;
   repeatOf = hand.repeat_of ?? null;
   renderHand(hand);
@@ -197,6 +200,7 @@ async function scoreNow() {
       : "scored");
   } catch (error) {
     setStatus(error.message, true);
+    offerTyping(error);
   } finally {
     $("#score-button").disabled = false;
     loadContext();
@@ -212,8 +216,38 @@ async function uploadPhoto(file) {
     showScored(hand, "scored");
   } catch (error) {
     setStatus(error.message, true);
+    offerTyping(error);
   } finally {
     $("#upload").value = "";
+    loadContext();
+  }
+}
+
+// A photo in which no tile was found records nothing: the hand can be typed in instead, in the
+// fields Edit groups has, and is recorded without a photo.
+function offerTyping(error) {
+  if (!(error.body && error.body.no_tiles)) return;
+  $("#type-hand").hidden = false;
+  $("#type-hand").open = true;
+}
+
+async function scoreTyped() {
+  const body = {
+    hand: $("#typed-hand").value, melds: $("#typed-melds").value.split(/\s+/).filter(Boolean),
+    flowers: $("#typed-flowers").value,
+  };
+  const win = $("#typed-win").value.trim();
+  if (win) body.win_tile = win;
+  $("#score-typed").disabled = true;
+  try {
+    const hand = await post("/api/typed", body);
+    showScored(hand, hand.repeat_of ? `the same hand as hand ${hand.repeat_of}: not scored again`
+      : "scored as typed");
+    ["#typed-hand", "#typed-melds", "#typed-flowers", "#typed-win"].forEach((id) => { $(id).value = ""; });
+  } catch (error) {
+    setStatus(error.message, true);
+  } finally {
+    $("#score-typed").disabled = false;
     loadContext();
   }
 }
@@ -308,7 +342,7 @@ function renderHand(hand) {
   const drawn = (hand.reading || {}).draw;  // a drawn hand the table recorded: no tiles, no winner
   $("#how-won").hidden = !!drawn;
   $("#edit-reading").hidden = !!drawn;
-  $(".photo-box").hidden = !!drawn;
+  $(".photo-box").hidden = !!drawn || !hand.photo;  // a drawn or typed hand has no photo
   $(".result-layout").classList.toggle("drawn", !!drawn);
   const svg = $("#overlay");
   svg.setAttribute("viewBox", cropOf(hand).join(" "));
@@ -1170,6 +1204,7 @@ function init() {
   $("#score-button").addEventListener("click", scoreNow);
   $("#next-hand").addEventListener("click", () => show("context"));
   $("#upload").addEventListener("change", (e) => e.target.files[0] && uploadPhoto(e.target.files[0]));
+  $("#score-typed").addEventListener("click", scoreTyped);
   $("#pick-face-down").addEventListener("click", (e) => { e.preventDefault(); fixTile({ face_down: true }); });
   $("#pick-no-tile").addEventListener("click", (e) => { e.preventDefault(); fixTile({ not_a_tile: true }); });
   $("#pick-win").addEventListener("click", (e) => {
