@@ -921,7 +921,7 @@ def test_after_a_reload_the_table_screen_says_its_changes_are_for_the_next_hand(
     hand_id = page.evaluate("currentHand.id")
     before = _hand(server, hand_id)
     page.reload()
-    page.wait_for_selector("#next-hand:has-text('Next hand')")
+    page.wait_for_selector("#result.active #overlay rect")  # the hand on show again
     page.click("button[data-screen=context]")
     page.select_option("select[name=seat_wind]", "W")
     page.click("#context-form button[type=submit]")
@@ -991,3 +991,20 @@ def test_a_photo_with_no_tile_found_offers_to_type_the_hand_in(tmp_path, browser
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_a_reload_on_the_result_screen_shows_the_same_hand_and_score(server, browser):
+    # Reloaded (a phone pulled to refresh, the kiosk restarted), the page came back on the
+    # Camera screen, and the hand being scored was gone from sight.
+    page = _table(server, browser)
+    page.click("#score-button")
+    page.wait_for_selector("#result.active #overlay rect")
+    hand_id, total = page.evaluate("currentHand.id"), page.inner_text("#total")
+    page.reload()
+    page.wait_for_selector("#result.active #overlay rect")
+    assert page.evaluate("currentHand.id") == hand_id
+    assert page.inner_text("#total") == total
+    # Another screen left, a reload comes back on the Camera screen as before.
+    page.click("button[data-screen=board]")
+    page.reload()
+    page.wait_for_selector("#camera.active #next-hand:has-text('Next hand')")

@@ -43,10 +43,46 @@ const post = (path, body) => api(path, {
 });
 
 function show(screen) {
+  remember({ screen });
   document.querySelectorAll(".screen").forEach((s) => s.classList.toggle("active", s.id === screen));
   document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t.dataset.screen === screen));
   if (screen === "board") loadBoard().catch((error) => setStatus(error.message, true));
   if (screen === "camera") refreshPreview();
+}
+
+// Whether the Result screen is on show, and its hand, kept in this tab for a reload (a
+// phone pulled to refresh, the kiosk restarted): the page came back on the Camera screen and
+// the hand being scored was gone from sight. Not the hand this page scored (latestHandId):
+// after a reload, Table changes go to the next hand only.
+const VIEW_KEY = "tilescore.view";
+
+function remember(change) {
+  try {
+    const view = JSON.parse(sessionStorage.getItem(VIEW_KEY) || "{}");
+    sessionStorage.setItem(VIEW_KEY, JSON.stringify({ ...view, ...change }));
+  } catch (error) {
+    // Storage refused (a private window): a reload shows the Camera screen, as before.
+  }
+}
+
+async function restoreView() {
+  let view = {};
+  try {
+    view = JSON.parse(sessionStorage.getItem(VIEW_KEY) || "{}") || {};
+  } catch (error) {
+    return;
+  }
+  if (Number.isInteger(view.hand)) {
+    try {
+      repeatOf = Number.isInteger(view.repeatOf) ? view.repeatOf : null;
+      renderHand(await api(`/api/hands/${view.hand}`));
+    } catch (error) {
+      remember({ hand: null, repeatOf: null });  // gone (another data folder): not said
+      if (view.screen === "result") return;
+    }
+  }
+  // Only the Result screen: the others show what the table holds now, from the Camera screen.
+  if (view.screen === "result" && currentHand) show("result");
 }
 
 function setStatus(text, bad = false) {
@@ -90,6 +126,7 @@ async function loadStatus() {
       fillContextForm();
       await loadContext();
       await loadStill();
+      await restoreView();
     }
   } catch (error) {
     setStatus(error.message, true);
@@ -335,6 +372,7 @@ function renderHand(hand) {
   // A tap that found the tiles of a hand recorded already showed it as if freshly scored, and
   // its corrections went to that older hand unawares: said above it while it is on show.
   if (repeatOf !== hand.id) repeatOf = null;
+  remember({ hand: hand.id, repeatOf });
   $("#repeat-of").hidden = repeatOf === null;
   $("#repeat-of").textContent = repeatOf === null ? "" : `Already recorded as hand ${repeatOf}: `
     + `not a new hand. Corrections here change hand ${repeatOf}; undo it on the Scoreboard to `
