@@ -25,7 +25,7 @@ from flask import Flask, Response, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from device.app import context as table_context
-from device.app import draws, edits, fixes, service, typed
+from device.app import draws, edits, fixes, folder_place, service, typed
 from device.app.seats import chairs
 from device.app.still import StillWatch, not_a_win, same_hand, same_layout, same_scene
 from device.camera import CameraError, CameraSource, open_camera
@@ -117,7 +117,9 @@ class AppState:
             if self.camera_error and time.monotonic() - self.camera_failed_at < CAMERA_RETRY_S:
                 raise CameraError(self.camera_error)
             try:
-                self.camera = open_camera(self.camera_spec, self.camera_turn)
+                camera = open_camera(self.camera_spec, self.camera_turn)
+                folder_place.resume(self.store, camera)  # where it was before a restart
+                self.camera = camera
             except Exception as error:  # a driver's own error is the camera's too
                 failure = _as_camera_error(f"camera {self.camera_spec}", error)
                 self.camera_error = str(failure)
@@ -641,9 +643,14 @@ def create_app(
         still_seq, taps_scored = state.still.seq, state.taps_scored
         # A folder camera moves to its next photo once this one is scored; two taps at once
         # read the same photo, and only the first moves it on (each moved it, one photo was
-        # never scored). Its place is taken as the photo is (a camera not yet open is at 0).
-        camera = state.camera
-        read_at = getattr(camera, "position", 0)
+        # never scored). Its place is taken as the photo is: a camera not yet open is opened
+        # first, since it opens where it was before a restart (folder_place).
+        with state.camera_lock:
+            try:
+                camera = state.get_camera()
+            except CameraError:
+                camera = None  # the grab says why
+            read_at = getattr(camera, "position", 0)
         try:
             image = state.grab(full=True)
         except CameraError as error:
@@ -664,6 +671,7 @@ def create_app(
         with state.camera_lock:  # looked at and moved at once: two taps move it once
             if advance is not None and getattr(camera, "position", None) == read_at:
                 advance()
+                folder_place.keep(state.store, camera)
 
     @app.post("/api/upload")
     def score_upload() -> Any:

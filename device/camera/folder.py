@@ -67,6 +67,18 @@ class FolderCamera:
         """Move to the next photo (the app does this after each scored hand)."""
         self.position += 1
 
+    def photo_name(self) -> str | None:
+        """The name of the photo the next capture takes (None: the folder has none), for the
+        app to carry on from after a restart."""
+        photos = self._photos()
+        return photos[self.position % len(photos)].name if photos else None
+
+    def go_to(self, name: str) -> None:
+        """Take ``name`` next, or where it is gone, the photo after it in name order (round
+        to the first past the last): the app restarted carries on where it was."""
+        names = [p.name for p in self._photos()]
+        self.position = next((i for i, n in enumerate(names) if n >= name), 0)
+
     def close(self) -> None:
         pass
 

@@ -122,3 +122,36 @@ def test_a_file_that_is_no_photo_is_passed_over_once_said(tmp_path):
     assert again.capture().shape == (600, 800, 3)
     _jpeg(tmp_path / "a.jpg", 400, 300)  # mended: a photo again
     assert open_camera(f"dir:{tmp_path}").capture().shape == (300, 400, 3)
+
+
+def test_the_app_restarted_carries_on_at_the_folder_cameras_next_photo(tmp_path):
+    # Restarted, the app took the folder's first photo again: a laptop demo scored its hands
+    # over from the start, each found again as a hand recorded already.
+    from device.app.web import create_app
+    from tests.device.typed_hands import one_tile
+
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    for name, width in (("a.jpg", 640), ("b.jpg", 320), ("c.jpg", 480)):
+        _jpeg(camera / name, width, 240)
+    read: list[int] = []
+
+    def app():
+        made = create_app(tmp_path / "data", tmp_path / "no-models", f"dir:{camera}")
+
+        def reads(image, *_):
+            read.append(image.shape[1])
+            return one_tile()
+
+        made.config["STATE"].reader.read = reads
+        return made
+
+    with app().test_client() as client:
+        assert client.post("/api/score").status_code == 200
+    with app().test_client() as client:  # restarted
+        assert client.post("/api/score").status_code == 200
+        assert read == [640, 320]
+    (camera / "c.jpg").unlink()  # the next photo gone: the one after it, round to the first
+    with app().test_client() as client:
+        assert client.post("/api/score").status_code == 200
+        assert read == [640, 320, 640]
