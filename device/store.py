@@ -565,10 +565,21 @@ class Store:
 
     # -- totals and export -----------------------------------------------------------------
     def totals(self, session_id: int) -> dict[str, int]:
-        """Running totals per player name, from every hand's payments (seats as they were then)."""
+        """Running totals per player name in the rule set of the session's last hand (every
+        hand's, where the session played one rule set): the table's scores as it plays now."""
+        latest = self.latest_hand(session_id)
+        if latest is None:
+            return {name: 0 for name in self.session(session_id).players}
+        return self.totals_by_rule_set(session_id)[_rule_set_of(latest)]
+
+    def totals_by_rule_set(self, session_id: int) -> dict[str, dict[str, int]]:
+        """Running totals per player name, from every hand's payments (seats as they were then),
+        apart for each rule set the hands were scored under, in the order first played: each
+        pays in its own units (台, riichi's points), and summed they meant nothing."""
         state = self.session(session_id)
-        totals = {name: 0 for name in state.players}
+        by_rule_set: dict[str, dict[str, int]] = {}
         for hand in self.hands(session_id):
+            totals = by_rule_set.setdefault(_rule_set_of(hand), {name: 0 for name in state.players})
             before = hand["state_before"]
             for payment in hand["result"].get("payments", []):
                 payer = _player_at(state.players, before["dealer"], payment["payer"])
@@ -586,12 +597,13 @@ class Store:
                         payment["payer"],
                         payment["payee"],
                     )
-        return totals
+        return by_rule_set
 
     def export_json(self, session_id: int) -> dict[str, Any]:
         return {
             "session": self.session(session_id).to_json(),
             "totals": self.totals(session_id),
+            "totals_by_rule_set": rule_set_totals_json(self.totals_by_rule_set(session_id)),
             "hands": self.hands(session_id, include_undone=True),
         }
 
@@ -733,6 +745,18 @@ def _written_by_app(path: Path, photo: str, before: sqlite3.Row | None) -> bool:
     return {k: v for k, v in found.items() if k not in size} == {
         k: v for k, v in wrote.items() if k not in size
     }
+
+
+def _rule_set_of(hand: dict[str, Any]) -> str:
+    """The rule set a hand was scored under (one kept by an older version may not say: the
+    app's first, Taiwan's)."""
+    return str((hand.get("context") or {}).get("variant") or "taiwan")
+
+
+def rule_set_totals_json(by_rule_set: dict[str, dict[str, int]]) -> list[dict[str, Any]]:
+    """``totals_by_rule_set`` as the API and the JSON export say it: a list, in the order the
+    rule sets were first played."""
+    return [{"variant": name, "totals": totals} for name, totals in by_rule_set.items()]
 
 
 def is_recorded_draw(hand: dict[str, Any]) -> bool:

@@ -30,7 +30,14 @@ from device.app.seats import chairs
 from device.app.still import StillWatch, not_a_win, same_hand, same_layout, same_scene
 from device.camera import CameraError, CameraSource, open_camera
 from device.same_site import refuse_other_sites
-from device.store import SEATS, SQLITE_MAX_ID, Store, is_recorded_draw, no_room
+from device.store import (
+    SEATS,
+    SQLITE_MAX_ID,
+    Store,
+    is_recorded_draw,
+    no_room,
+    rule_set_totals_json,
+)
 from scoring import result_notes, strict_json
 from scoring.errors import TilescoreError, shown
 from scoring.tiles import ALL_TILES
@@ -520,6 +527,13 @@ def create_app(
         players = len(session.players) if session else _new_session_size(context)
         table_context.check_seating(given, context, players)
         streak = table_context.streak_given(given)  # honba in riichi: the same count
+        if (
+            streak is None
+            and session is not None
+            and context.get("variant") != stored.get("variant")
+        ):
+            # Another rule set, another run: a Taiwan 連莊 is not riichi's 本場.
+            streak = 0
         state.store.set_setting("context", context)
         if streak is not None or "round_wind" in given:
             # Set before the first hand too: the session that hand starts must begin from them.
@@ -583,11 +597,12 @@ def create_app(
         """The session being played, or an earlier one (``?id=N``) to look back at."""
         session = _asked_session()
         if session is None:
-            return jsonify(session=None, totals={}, hands=[], current=True)
+            return jsonify(session=None, totals={}, totals_by_rule_set=[], hands=[], current=True)
         current = state.store.current_session()
         return jsonify(
             session=session.to_json(),
             totals=state.store.totals(session.id),
+            totals_by_rule_set=rule_set_totals_json(state.store.totals_by_rule_set(session.id)),
             hands=[
                 _hand_summary(h, state.store.seats_at(h)) for h in state.store.hands(session.id)
             ],

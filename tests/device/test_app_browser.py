@@ -1008,3 +1008,24 @@ def test_a_reload_on_the_result_screen_shows_the_same_hand_and_score(server, bro
     page.click("button[data-screen=board]")
     page.reload()
     page.wait_for_selector("#camera.active #next-hand:has-text('Next hand')")
+
+
+def test_the_scoreboard_shows_each_rule_sets_totals_apart(server, browser):
+    # A table that went from Taiwan to riichi saw 台 and riichi's points summed into one total.
+    def send(path, body):
+        request = urllib.request.Request(
+            server + path, json.dumps(body).encode(), {"Content-Type": "application/json"}
+        )
+        urllib.request.urlopen(request).read()
+
+    send("api/context", {"variant": "taiwan", "self_draw": True})
+    send("api/typed", {"hand": "234m567p33s", "win_tile": "3s", "melds": ["pon:777z",
+         "chi:678s", "concealed_kong:9999m"]})  # fmt: skip
+    send("api/context", {"variant": "riichi"})
+    send("api/draw", {"reason": "wall", "ready": ["S"]})
+    page = _table(server, browser)
+    page.click("button[data-screen=board]")
+    page.wait_for_selector("#totals thead th:has-text('日本麻將')")
+    assert "台灣" in page.inner_text("#totals thead")
+    south = page.locator("#totals tbody tr").nth(1).inner_text()
+    assert re.search(r"South\s+-\d+\s+\+3000", south), south

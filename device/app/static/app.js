@@ -1129,16 +1129,38 @@ async function loadBoard() {
   $("#export-json").href = `/api/export.json${exportQuery}`;
   const seatOf = Object.fromEntries(Object.entries(session ? session.seats : {}).map(([s, n]) => [n, s]));
   drawSeats = session ? session.seats : {};
+  // Each rule set pays in its own units (台, riichi's points): a session that changed rule set
+  // shows a column for each, headed by its name, never one sum.
+  const byRuleSet = data.totals_by_rule_set || [];
+  const columns = byRuleSet.length > 1 ? byRuleSet : [{ totals: data.totals || {} }];
+  const head = $("#totals thead");
+  head.innerHTML = "";
+  if (byRuleSet.length > 1) {
+    const tr = document.createElement("tr");
+    tr.innerHTML = "<th></th><th></th>";
+    byRuleSet.forEach(({ variant }) => {
+      const th = document.createElement("th");
+      th.textContent = (variants[variant] || {}).title || variant;
+      tr.appendChild(th);
+    });
+    head.appendChild(tr);
+  }
   const totals = $("#totals tbody");
   totals.innerHTML = "";
-  Object.entries(data.totals || {}).forEach(([name, total]) => {
+  Object.keys(data.totals || {}).forEach((name) => {
     const tr = document.createElement("tr");
-    tr.innerHTML = "<td class='seat'></td><td></td><td class='value'></td>";
+    tr.innerHTML = "<td class='seat'></td><td></td>";
     const seat = seatOf[name];
     tr.children[0].textContent = seat ? `${WIND_NAMES[seat]}${seat === "E" ? " 莊" : ""}` : "";
     tr.children[1].textContent = name;
-    tr.children[2].textContent = total > 0 ? `+${total}` : `${total}`;
-    tr.children[2].classList.toggle("minus", total < 0);
+    columns.forEach((column) => {
+      const total = column.totals[name] || 0;
+      const td = document.createElement("td");
+      td.className = "value";
+      td.textContent = total > 0 ? `+${total}` : `${total}`;
+      td.classList.toggle("minus", total < 0);
+      tr.appendChild(td);
+    });
     totals.appendChild(tr);
   });
   const hands = $("#hands tbody");

@@ -1,0 +1,45 @@
+"""A table that changes its rule set mid-session: each rule set pays in its own units (台, and
+riichi's points), and its dealer's run does not carry into the next one's. The totals summed
+台 and points into one number, and a Taiwan 連莊 became riichi's 本場."""
+
+from tests.device.bare_app import draw, session, table
+from tests.device.typed_hands import MELDS_HAND
+
+
+def _taiwan_self_draw(client):
+    """East, the dealer, wins a typed Taiwan hand by self-draw: every other player pays 台."""
+    table(client, variant="taiwan", seat_wind="E", self_draw=True)
+    hand = client.post("/api/typed", json=MELDS_HAND).get_json()
+    assert hand["result"]["winning"] is True
+    return hand
+
+
+def test_totals_are_kept_apart_for_each_rule_set_played(bare_client):
+    hand = _taiwan_self_draw(bare_client)
+    taiwan = session(bare_client)["totals"]
+    assert taiwan["East"] > 0 and sum(taiwan.values()) == 0
+    table(bare_client, variant="riichi")
+    draw(bare_client, reason="wall", ready=["S"])  # 罰符: South takes 3,000 points
+    board = session(bare_client)
+    riichi = {"East": -1000, "South": 3000, "West": -1000, "North": -1000}
+    assert board["totals_by_rule_set"] == [
+        {"variant": "taiwan", "totals": taiwan},
+        {"variant": "riichi", "totals": riichi},
+    ]
+    assert board["totals"] == riichi  # the rule set played now: never 台 and points summed
+    exported = bare_client.get("/api/export.json").get_json()
+    assert exported["totals_by_rule_set"] == board["totals_by_rule_set"]
+    assert hand["result"]["unit"] == "台"
+
+
+def test_a_change_of_rule_set_starts_the_dealers_streak_afresh(bare_client):
+    _taiwan_self_draw(bare_client)
+    assert session(bare_client)["session"]["streak"] == 1  # 連1: the dealer won
+    moved = table(bare_client, variant="riichi")
+    assert moved["honba"] == 0 and session(bare_client)["session"]["streak"] == 0
+    # Said with the change, the streak given stands.
+    table(bare_client, variant="taiwan", dealer_streak=2)
+    assert session(bare_client)["session"]["streak"] == 2
+    # Saving the same rule set again is no change: the streak stays.
+    table(bare_client, variant="taiwan")
+    assert session(bare_client)["session"]["streak"] == 2
