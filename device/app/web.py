@@ -65,6 +65,7 @@ UNSAVED = {
     "fix_hand": "the correction was not saved",
     "score_typed": "the hand was not saved",
     "undo": "nothing was undone",
+    "record_draw": "the drawn hand was not saved",
     "set_context": "the table settings were not saved",
     "new_session": "no new session was started",
     "set_still": "the setting was not saved",

@@ -577,6 +577,7 @@ def test_a_data_folder_turned_read_only_still_answers_every_read(tmp_path):
                 ("post", "/api/context", {"seat_wind": "S"}, "the table settings were not saved"),
                 ("post", "/api/undo", None, "nothing was undone"),
                 ("post", "/api/session", None, "no new session was started"),
+                ("post", "/api/draw", {"ready": []}, "the drawn hand was not saved"),
                 (
                     "post",
                     f"/api/hands/{hand['id']}/fix",
