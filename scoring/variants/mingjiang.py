@@ -156,12 +156,7 @@ class Mingjiang(Variant):
             )
         if ctx.players != 4:
             raise HandError(f"mingjiang is played by 4 players, got players {ctx.players}")
-        if seats_out(hand.rules, ctx.seat_wind) and hand.rules["chicken_hand"] == "false_win":
-            # 方案二 ends a 雞糊 as 詐糊 (唔可以食雞糊): no seat is ever out of the hand.
-            raise HandError(
-                f"seats_out {hand.rules['seats_out']!r} cannot be used with"
-                " chicken_hand=false_win: under 方案二 a 雞糊 is 詐糊, so no seat is out"
-            )
+        seats_out(hand.rules, ctx.seat_wind)
         # 002: 王牌十四隻 (DEAD_WALL_PAIRS)
         check_never_together(hand, NEVER_TOGETHER + DEAD_WALL_PAIRS + MINGJIANG_NEVER_TOGETHER)
         check_robbed_tile(hand)
