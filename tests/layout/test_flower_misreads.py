@@ -2,7 +2,7 @@
 
 from scoring.hand_json import score_json, wins_under
 from tests.layout.test_complete import TAIWAN, doubtful, winning_row
-from tests.layout.test_layout import HAND16, H, same
+from tests.layout.test_layout import HAND16, H, W, row, same
 from vision.layout import reconstruct
 from vision.layout.flower_misreads import fills_the_gap, flower_read_as_tile, in_the_row
 from vision.layout.geometry import measure
@@ -97,3 +97,13 @@ def test_a_gap_the_flower_does_not_lie_in_is_still_a_gap():
     row = tiles[:16]
     assert fills_the_gap(tiles[14], tiles[15:16], row, frame) is False  # it lies among the rest
     assert fills_the_gap(tiles[14], tiles[15:16], [*tiles[:14], tiles[15]], frame)
+
+
+def test_a_flower_past_the_rows_end_stays_a_flower_where_a_gap_in_the_row_shows_the_missing_tile():
+    # A sorted row missing its 5m leaves a gap after 4m; a doubtful 3f past the row's end whose
+    # runner-up is 5m is not that tile: the gap says where the 5m lay (helper 61).
+    codes = [c for i, c in enumerate(HAND16) if i != 4] + ["3f", "7p"]
+    tiles = doubtful(row(codes, gap_before={4: W + 2, 16: 40}), 15, "3f", "5m")
+    reading = read(tiles)
+    assert reading.flowers == ("3f",)
+    assert reading.taken == "5m" and reading.unseen is not None

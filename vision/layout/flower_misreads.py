@@ -30,14 +30,19 @@ def flower_read_as_tile(
     row: Sequence[LayoutTile],
     frame: Frame,
     wins_with: Callable[[LayoutTile, str], bool],
+    gap: int | None = None,
 ) -> tuple[LayoutTile, str] | None:
     """The one doubtful flower in line with ``row`` and the first of its runner-up tiles that
     makes the hand win in its place (``wins_with(flower, code)``: the hand a tile short, that
     tile added, the other flowers still flowers); None when no flower does or more than one
-    would (then the photo does not say which)."""
+    would (then the photo does not say which). Where the row shows a gap of one tile before
+    its tile ``gap`` (``gap.missing_place``), only a flower lying in it counts: the missing
+    tile lay there, not where the flower lies."""
     found = []
     for flower in flowers:
         if not flower.low_confidence or not in_the_row(flower, row, frame):
+            continue
+        if gap is not None and not fills_the_gap(flower, row[gap:], row, frame):
             continue
         codes = [code for code in runner_ups(flower) if not _is_flower(flower, code)]
         code = next((code for code in codes if wins_with(flower, code)), None)

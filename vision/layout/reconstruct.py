@@ -162,7 +162,7 @@ def reconstruct(
             found += [problems.substituted(t, used, "winning hand") for t, used in completion.swaps]
         elif one_short and (
             misread := _flower_in_its_place(
-                hand, win, meld_readings, flowers, row, assignment, wins
+                hand, win, meld_readings, flowers, row, place, assignment, wins
             )
         ):
             # A tile taken for a flower left its place in the row empty: it is the tile.
@@ -341,17 +341,19 @@ def _flower_in_its_place(
     melds: list[MeldReading],
     flowers: Sequence[LayoutTile],
     row: Sequence[LayoutTile],
+    place: int | None,
     assignment: Assignment,
     wins: Callable[[Mapping[str, Any]], bool],
 ) -> tuple[LayoutTile, str] | None:
     """For a hand one tile short, the doubtful flower lying in the row that is the missing
-    tile, and the tile it is (``flower_misreads``)."""
+    tile (in the gap at ``place``, where the row shows one), and the tile it is
+    (``flower_misreads``)."""
 
     def wins_with(flower: LayoutTile, code: str) -> bool:
         others = [f for f in flowers if f is not flower]
         return _hand_wins(melds, others, wins, lambda codes: win)((*hand, code))
 
-    return flower_read_as_tile(flowers, row, assignment.frame, wins_with)
+    return flower_read_as_tile(flowers, row, assignment.frame, wins_with, place)
 
 
 def _gap_filled(
