@@ -713,6 +713,10 @@ def create_app(
             if latest is not None and typed.same_typed_again(latest, reading, time.time()):
                 return jsonify(_shown_again(latest))  # a double tap: paid once
             result = service.score_reading(reading, context)
+            if "error" in result:
+                # Every tile was typed and no photo is kept to correct: a hand that cannot be
+                # scored is typed again, not recorded (a photo's is kept, for a tap to mend).
+                raise TilescoreError(f"{result['error']}: nothing was recorded")
             session = session or _new_session()
             hand_id = state.store.add_hand(session.id, None, [], reading, context, result)
             _set_hand_rules(_after_hand(context, result))

@@ -51,3 +51,20 @@ def test_a_typed_hand_the_table_cannot_have_is_refused_in_one_line(tmp_path):
             assert refused.status_code == 400, sent
             assert "\n" not in refused.get_json()["error"]
         assert session(client)["session"] is None  # nothing recorded, no session started
+
+
+def test_a_typed_hand_that_cannot_be_scored_is_refused_not_recorded(tmp_path):
+    # Recorded, it was an error hand in the session and its export, with no photo to mend it
+    # from (helper 61).
+    with _no_tile_found(tmp_path).test_client() as client:
+        for sent, said in (
+            ({"hand": "1111m"}, "17 tiles"),
+            ({"hand": "11111m222222p"}, "1m"),
+            ({"hand": "123456789m234567p11s"}, "win_tile"),
+        ):
+            refused = client.post("/api/typed", json=sent)
+            assert refused.status_code == 400, (sent, refused.get_json())
+            error = refused.get_json()["error"]
+            assert said in error and error.endswith("nothing was recorded"), error
+            assert "\n" not in error
+        assert session(client)["session"] is None
