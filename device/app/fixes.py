@@ -120,6 +120,8 @@ def _tile_fix(given: dict[str, Any], tiles: int) -> dict[str, Any]:
 
 def _tile_number(key: str, value: Any, tiles: int) -> int:
     index = whole_number(key, value)
+    if not tiles:  # a hand typed in: no photo, no boxes
+        raise TilescoreError("this hand was typed in: it has no photo tiles to read again")
     if not 0 <= index < tiles:
         raise TilescoreError(f"no tile number {index} in this photo")
     return index

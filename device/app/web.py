@@ -825,9 +825,10 @@ def create_app(
             if hand["undone"]:
                 # Out of the totals and the deal: a correction would change a score nobody is
                 # paid and a label for training, on a hand the table took back.
+                again = "type it" if hand["reading"].get("typed") else "score the photo"
                 raise TilescoreError(
-                    f"hand {hand_id} was undone: it takes no corrections (score the photo again "
-                    "to record it anew)"
+                    f"hand {hand_id} was undone: it takes no corrections ({again} again to"
+                    " record it anew)"
                 )
             fix = fixes.check_fix(given, len(hand["detections"]))
             players = len(state.store.session(hand["session_id"]).players)

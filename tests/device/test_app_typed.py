@@ -25,7 +25,10 @@ def test_a_hand_typed_after_a_photo_with_no_tile_is_scored_and_recorded(tmp_path
         fixed = client.post(url, json={**MELDS_HAND, "flowers": ""}).get_json()
         assert fixed["result"]["total"] < hand["result"]["total"]  # its flowers gone
         no_box = client.post(url, json={"tile": 0, "code": "1m"})
-        assert no_box.status_code == 400 and "no tile number 0" in no_box.get_json()["error"]
+        assert no_box.status_code == 400 and "typed in" in no_box.get_json()["error"]
+        client.post("/api/undo")
+        undone = client.post(url, json=MELDS_HAND).get_json()["error"]
+        assert "type it again" in undone, undone
 
 
 def test_a_typed_hand_sent_twice_at_once_is_recorded_once(tmp_path):
