@@ -4,8 +4,7 @@ from scoring.hand_json import score_json, wins_under
 from tests.layout.test_complete import TAIWAN, doubtful, winning_row
 from tests.layout.test_layout import HAND16, H, W, row, same
 from vision.layout import reconstruct
-from vision.layout.flower_misreads import fills_the_gap, flower_read_as_tile, in_the_row
-from vision.layout.geometry import measure
+from vision.layout.flower_misreads import flower_read_as_tile
 from vision.layout.tiles import from_detections
 
 PAIR_1S = 14  # the first of winning_row()'s pair of 1s
@@ -66,37 +65,12 @@ def test_the_first_runner_up_that_wins_is_taken_past_flowers_and_losers():
     assert read(tiles).hand.count("1s") == 2
 
 
-def test_a_flower_in_the_next_place_past_the_rows_end_is_in_the_row():
-    tiles = from_detections(winning_row())
-    frame = measure(tiles)
-    row = tiles[:14]  # the last tile of the row, 1s, is the 15th
-    assert in_the_row(tiles[14], row, frame)
-    assert in_the_row(tiles[15], row, frame) is False  # two places past the end
-
-
-def test_two_flowers_either_of_which_would_win_say_nothing_of_which():
-    tiles = from_detections(doubtful(doubtful(winning_row(), 14, "4f", "1s"), 15, "1f", "1s"))
-    frame = measure(tiles)
-    flowers, row = tiles[14:16], [*tiles[:14], tiles[16]]
-    assert flower_read_as_tile(flowers, row, frame, lambda flower, code: True) is None
-    only_one = flower_read_as_tile(flowers, row, frame, lambda flower, code: flower.index == 15)
-    assert only_one == (tiles[15], "1s")
-
-
 def test_a_flower_at_the_rows_end_is_read_in_too():
     tiles = doubtful(winning_row(), PAIR_1S + 1, "1f", "1s")  # the row's last tile
     reading = read(tiles)
     assert reading.flowers == ()
     assert reading.hand.count("1s") == 2
     assert reading.win_tile == "7p"
-
-
-def test_a_gap_the_flower_does_not_lie_in_is_still_a_gap():
-    tiles = from_detections(winning_row())
-    frame = measure(tiles)
-    row = tiles[:16]
-    assert fills_the_gap(tiles[14], tiles[15:16], row, frame) is False  # it lies among the rest
-    assert fills_the_gap(tiles[14], tiles[15:16], [*tiles[:14], tiles[15]], frame)
 
 
 def test_a_flower_past_the_rows_end_stays_a_flower_where_a_gap_in_the_row_shows_the_missing_tile():
@@ -107,3 +81,34 @@ def test_a_flower_past_the_rows_end_stays_a_flower_where_a_gap_in_the_row_shows_
     reading = read(tiles)
     assert reading.flowers == ("3f",)
     assert reading.taken == "5m" and reading.unseen is not None
+
+
+def test_two_flowers_either_of_which_would_win_say_nothing_of_which():
+    tiles = from_detections(doubtful(doubtful(winning_row(), 14, "4f", "1s"), 15, "1f", "1s"))
+    flowers = tiles[14:16]
+    assert flower_read_as_tile(flowers, lambda flower, code: "a reading") is None
+    only_one = flower_read_as_tile(flowers, lambda flower, code: flower.index == 15 or None)
+    assert only_one == (tiles[15], "1s", True)
+
+
+def test_a_flower_in_a_melds_empty_place_is_the_melds_tile():
+    # 123456789m 1s + 1s apart, then a pon of 7z and a chi of 789s; the pon's last 7z read
+    # as 2f: the pon was mended with a 7z not found and the 2f counted too, a tile twice.
+    codes = [*HAND16[:9], "1s", "1s", "7z", "7z", "7z", "7s", "8s", "9s"]
+    gaps = {10: 40, 11: 40, 14: 40}
+    tiles = doubtful(row(codes, gap_before=gaps), 13, "2f", "7z")
+    reading = read(tiles)
+    assert reading.flowers == ()
+    assert [m.type for m in reading.melds] == ["pon", "chi"]
+    assert "low confidence: 2f read as 7z to make a winning hand" in [
+        p.message for p in reading.problems
+    ]
+    assert not any(p.kind == "unseen" for p in reading.problems)
+    assert score_json({**TAIWAN, **reading.hand_json()})["winning"] is True
+
+
+def test_the_winning_tile_set_apart_read_as_a_flower_is_the_winning_tile():
+    tiles = doubtful(winning_row(), 16, "4f", "7p")
+    reading = read(tiles)
+    assert reading.flowers == () and reading.win_tile == "7p"
+    assert any(g.role == "win" and g.tiles == (16,) for g in reading.groups)

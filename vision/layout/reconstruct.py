@@ -16,7 +16,7 @@ from vision.layout.complete import (
     tiles_left_out_that_win,
     tiles_that_win,
 )
-from vision.layout.flower_misreads import fills_the_gap, flower_read_as_tile
+from vision.layout.flower_misreads import flower_read_as_tile
 from vision.layout.gap import fitting, missing_box, missing_place
 from vision.layout.geometry import Frame, against_the_row, measure, runs_down
 from vision.layout.melds import MeldGuess, claimed_from, type_meld
@@ -65,9 +65,59 @@ def reconstruct(
 
     ``wins`` says whether a reading (``Reading.hand_json()``) is a winning hand under the table's
     rules; given, a concealed hand that is not is completed by its doubtful tiles' runner-up
-    reads where they make it one (``vision.layout.complete``), each change a problem to check."""
+    reads where they make it one (``vision.layout.complete``), each change a problem to check,
+    and a hand a tile short by a doubtful flower read that is that tile (``flower_misreads``)."""
     items = list(detections)
     tiles = items if _all_layout(items) else from_detections(items)
+    reading = _read_layout(tiles, variant, seat, wins)
+    if wins is None or not any(p.kind in A_TILE_SHORT for p in reading.problems):
+        return reading
+
+    # Where the photo shows the place of the tile it lacks (a gap in the row or a meld), the
+    # flower must lie there: one elsewhere is not the missing tile.
+    place = reading.unseen.box if reading.unseen is not None else None
+
+    def reads_as(flower: LayoutTile, code: str) -> Reading | None:
+        if place is not None and not _centred_in(flower, place):
+            return None
+        # Read as that tile, the photo is a winning hand as it lies, no tile short.
+        as_tile = [replace(t, code=code) if t is flower else t for t in tiles]
+        again = _read_layout(as_tile, variant, seat, None)
+        whole = not any(p.kind in A_TILE_SHORT for p in again.problems)
+        return again if whole and wins(again.hand_json()) else None
+
+    flowers = [t for t in tiles if t.is_flower and t.index in _flower_indices(reading)]
+    found = flower_read_as_tile(flowers, reads_as)
+    if found is None:
+        return reading
+    flower, code, again = found
+    said = [
+        p for p in again.problems if not (p.kind == "low_confidence" and flower.index in p.tiles)
+    ]
+    return replace(again, problems=(*said, problems.substituted(flower, code, "winning hand")))
+
+
+A_TILE_SHORT = ("count", "unseen", "short_meld")
+"""Problems of a hand short of tiles, said (a count, a meld of two) or guessed (a tile not found
+taken for the one that wins)."""
+
+
+def _centred_in(tile: LayoutTile, box: tuple[float, float, float, float]) -> bool:
+    x, y = tile.centre
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+def _flower_indices(reading: Reading) -> set[int]:
+    return {i for g in reading.groups if g.role == "flowers" for i in g.tiles}
+
+
+def _read_layout(
+    tiles: list[LayoutTile],
+    variant: str | None,
+    seat: str | None,
+    wins: Callable[[Mapping[str, Any]], bool] | None,
+) -> Reading:
+    """``reconstruct`` of the tiles as read."""
     found: list[Problem] = []
     # A box a person said holds no tile (the labels' "other") is no tile of the hand, and not
     # a word is said of it; but it keeps its place while rows are cut, so the gap it would leave
@@ -146,7 +196,6 @@ def reconstruct(
     place = missing_place(row, assignment.frame) if one_short else None
     would_win: tuple[str, ...] = ()  # a hand a tile short: the tiles that would make it win
     taken: str | None = None
-    read_in: LayoutTile | None = None  # a flower read that is the row's missing tile
     would_win_as: tuple[tuple[LayoutTile, str], ...] = ()  # a hand of its size, no win
     would_win_without: tuple[LayoutTile, ...] = ()  # a hand a tile over
     if wins is not None:
@@ -160,19 +209,6 @@ def reconstruct(
             hand = list(completion.codes)
             win = _win_code(assignment, completion.codes)
             found += [problems.substituted(t, used, "winning hand") for t, used in completion.swaps]
-        elif one_short and (
-            misread := _flower_in_its_place(
-                hand, win, meld_readings, flowers, row, place, assignment, wins
-            )
-        ):
-            # A tile taken for a flower left its place in the row empty: it is the tile.
-            flower, code = misread
-            flowers = [f for f in flowers if f is not flower]
-            hand.append(code)
-            read_in = flower
-            place = None  # found: nothing unseen
-            found = [p for p in found if not _gap_filled(p, flower, row, assignment.frame)]
-            found.append(problems.substituted(flower, code, "winning hand"))
         elif one_short:
             # The one tile that wins, else the one that fits the gap.
             would_win = _missing(hand, win, meld_readings, flowers, wins)
@@ -212,10 +248,7 @@ def reconstruct(
     groups = [
         Group(
             "concealed",
-            (
-                *(t.index for t in assignment.concealed if t is not assignment.win),
-                *([read_in.index] if read_in is not None else []),
-            ),
+            tuple(t.index for t in assignment.concealed if t is not assignment.win),
             "hand",
         ),
         *([Group("win", (assignment.win.index,), f"win {win}")] if assignment.win else []),
@@ -333,37 +366,6 @@ def _shortfall(codes: Sequence[str], melds: int, variant: str | None) -> int | N
     variant's hand; None where its size is unknown."""
     expected = expected_size(variant, codes)
     return None if expected is None else expected - (len(codes) + 3 * melds)
-
-
-def _flower_in_its_place(
-    hand: list[str],
-    win: str | None,
-    melds: list[MeldReading],
-    flowers: Sequence[LayoutTile],
-    row: Sequence[LayoutTile],
-    place: int | None,
-    assignment: Assignment,
-    wins: Callable[[Mapping[str, Any]], bool],
-) -> tuple[LayoutTile, str] | None:
-    """For a hand one tile short, the doubtful flower lying in the row that is the missing
-    tile (in the gap at ``place``, where the row shows one), and the tile it is
-    (``flower_misreads``)."""
-
-    def wins_with(flower: LayoutTile, code: str) -> bool:
-        others = [f for f in flowers if f is not flower]
-        return _hand_wins(melds, others, wins, lambda codes: win)((*hand, code))
-
-    return flower_read_as_tile(flowers, row, assignment.frame, wins_with, place)
-
-
-def _gap_filled(
-    problem: Problem, tile: LayoutTile, row: Sequence[LayoutTile], frame: Frame
-) -> bool:
-    """Whether ``problem`` is a gap in the row that ``tile``, read into it, fills."""
-    if problem.kind != "split_row":
-        return False
-    cut_off = [t for t in row if t.index in problem.tiles]
-    return fills_the_gap(tile, cut_off, row, frame)
 
 
 def _missing(
