@@ -129,6 +129,15 @@ MINGJIANG_NEVER_TOGETHER = (
 """Pairs 明將's own meanings of its events rule out, beside the tables' common ones."""
 
 
+def _seats_out(hand: Hand) -> tuple[str, ...]:
+    """The seats out of the hand (``seats_out``, checked); none under 方案二, whatever the
+    option still names: there a 雞糊 is a 詐糊 (唔可以食雞糊) and leaves no seat out (the app
+    keeps the option as hands go, and a table may switch 方案 mid-hand)."""
+    if hand.rules["chicken_hand"] == "false_win":
+        return ()
+    return seats_out(hand.rules, hand.context.seat_wind)
+
+
 class Mingjiang(Variant):
     name = "mingjiang"
     aliases = ("明將", "明將麻雀")
@@ -156,7 +165,7 @@ class Mingjiang(Variant):
             )
         if ctx.players != 4:
             raise HandError(f"mingjiang is played by 4 players, got players {ctx.players}")
-        seats_out(hand.rules, ctx.seat_wind)
+        _seats_out(hand)
         # 002: 王牌十四隻 (DEAD_WALL_PAIRS)
         check_never_together(hand, NEVER_TOGETHER + DEAD_WALL_PAIRS + MINGJIANG_NEVER_TOGETHER)
         check_robbed_tile(hand)
@@ -164,7 +173,7 @@ class Mingjiang(Variant):
     def score(self, hand: Hand) -> ScoreResult:
         ctx = hand.context
         rules = hand.rules
-        out = seats_out(rules, ctx.seat_wind)
+        out = _seats_out(hand)
         events = ctx.events
         if events and Event.FALSE_WIN in events:
             return self._false_win(hand, "詐糊 declared (false_win)", "")

@@ -39,12 +39,8 @@ def base_points(fan: int) -> int:
 
 
 def seats_out(rules: Mapping[str, Any], winner: str) -> tuple[str, ...]:
-    """The seats the ``seats_out`` option names, checked: E S W N, not the winner, no repeats.
-    None under 方案二 (``chicken_hand`` false_win), whatever it names: there a 雞糊 is 詐糊
-    (唔可以食雞糊) and leaves no seat out (the app keeps the option as hands go, and a table
-    may switch 方案 while it names a seat)."""
-    named = _seats_out(rules["seats_out"], winner)
-    return named if rules["chicken_hand"] == "continue" else ()
+    """The seats the ``seats_out`` option names, checked: E S W N, not the winner, no repeats."""
+    return _seats_out(rules["seats_out"], winner)
 
 
 def seats_out_wrong(given: str) -> str | None:
