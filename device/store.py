@@ -565,20 +565,32 @@ class Store:
 
     # -- totals and export -----------------------------------------------------------------
     def totals(self, session_id: int) -> dict[str, int]:
-        """Running totals per player name in the rule set of the session's last hand (every
-        hand's, where the session played one rule set): the table's scores as it plays now."""
-        latest = self.latest_hand(session_id)
-        if latest is None:
-            return {name: 0 for name in self.session(session_id).players}
-        return self.totals_by_rule_set(session_id)[_rule_set_of(latest)]
+        """Running totals per player name in the rule set of the session's last hand (``tallies``)."""
+        return self.tallies(session_id)[0]
 
-    def totals_by_rule_set(self, session_id: int) -> dict[str, dict[str, int]]:
+    def tallies(
+        self, session_id: int, hands: list[dict[str, Any]] | None = None
+    ) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
+        """Running totals per player name in the rule set of the session's last hand (every
+        hand's, where the session played one rule set): the table's scores as it plays now; and
+        beside them every rule set's (``totals_by_rule_set``). ``hands``: the session's hands
+        not undone, where the caller has them already."""
+        hands = self.hands(session_id) if hands is None else hands
+        by_rule_set = self.totals_by_rule_set(session_id, hands)
+        if not hands:
+            return {name: 0 for name in self.session(session_id).players}, by_rule_set
+        return by_rule_set[_rule_set_of(hands[-1])], by_rule_set
+
+    def totals_by_rule_set(
+        self, session_id: int, hands: list[dict[str, Any]] | None = None
+    ) -> dict[str, dict[str, int]]:
         """Running totals per player name, from every hand's payments (seats as they were then),
         apart for each rule set the hands were scored under, in the order first played: each
-        pays in its own units (台, riichi's points), and summed they meant nothing."""
+        pays in its own units (台, riichi's points), and summed they meant nothing. ``hands``:
+        the session's hands not undone, where the caller has them already."""
         state = self.session(session_id)
         by_rule_set: dict[str, dict[str, int]] = {}
-        for hand in self.hands(session_id):
+        for hand in self.hands(session_id) if hands is None else hands:
             totals = by_rule_set.setdefault(_rule_set_of(hand), {name: 0 for name in state.players})
             before = hand["state_before"]
             for payment in hand["result"].get("payments", []):
@@ -600,11 +612,13 @@ class Store:
         return by_rule_set
 
     def export_json(self, session_id: int) -> dict[str, Any]:
+        every = self.hands(session_id, include_undone=True)
+        totals, by_rule_set = self.tallies(session_id, [h for h in every if not h["undone"]])
         return {
             "session": self.session(session_id).to_json(),
-            "totals": self.totals(session_id),
-            "totals_by_rule_set": rule_set_totals_json(self.totals_by_rule_set(session_id)),
-            "hands": self.hands(session_id, include_undone=True),
+            "totals": totals,
+            "totals_by_rule_set": rule_set_totals_json(by_rule_set),
+            "hands": every,
         }
 
     def seats_at(self, hand: dict[str, Any]) -> dict[str, str]:

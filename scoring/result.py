@@ -49,7 +49,7 @@ class ScoreResult:
     """Variant-specific output keys (han, fu, waits, base_points, ...), added to the JSON as is."""
 
     @property
-    def reading(self) -> str:
+    def decomposition_text(self) -> str:
         """``decomposition`` as text."""
         found = self.decomposition
         return found if isinstance(found, str) else found()
@@ -62,7 +62,7 @@ class ScoreResult:
             "unit": self.unit,
             "items": [i.to_json() for i in self.items],
             "payments": [p.to_json() for p in self.payments],
-            "decomposition": self.reading,
+            "decomposition": self.decomposition_text,
         }
         out.update(self.extra)
         return out

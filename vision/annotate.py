@@ -193,11 +193,13 @@ def image_written(path: Path, image: np.ndarray) -> bool:
         encoded, data = cv2.imencode(path.suffix, image)
     except cv2.error:  # an unknown suffix; OpenCV's own message is lines of C++ context
         return False
+    if not encoded:
+        return False
     try:
         path.write_bytes(data.tobytes())
     except OSError:  # a full disk, a folder of that name, a folder we may not write
         return False
-    return bool(encoded)
+    return True
 
 
 def write_image(path: Path, image: np.ndarray, what: str) -> None:

@@ -153,7 +153,6 @@ def read_photo(
 
 
 def _write_annotated(image: Any, tiles: Any, target: Path) -> None:
-
     from vision.annotate import annotate, image_written
     from vision.errors import ImageError
 

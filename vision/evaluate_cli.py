@@ -397,7 +397,6 @@ def _report(
 
 
 def _annotate(image: np.ndarray, tiles: Sequence[Detection], target: Path) -> None:
-
     from vision.annotate import annotate, image_written
 
     target.parent.mkdir(parents=True, exist_ok=True)

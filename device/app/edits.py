@@ -43,11 +43,8 @@ def typed_over(reading: dict[str, Any]) -> dict[str, Any]:
     for one not found) no longer says anything of the hand scored, and stayed on screen after
     the player had corrected it. Only what the rule set has not stays said. A hand kept by an
     older version, whose reading does not say its problems' kinds, loses them all."""
-    problems, said = reading.get("problems"), reading.get("problem_kinds")
-    if not isinstance(problems, list) or not isinstance(said, list) or len(said) != len(problems):
-        return {**reading, "problems": [], "problem_kinds": []}
-    pairs = [(p, k) for p, k in zip(problems, said, strict=True) if k in RULE_SET_KINDS]
-    return {**reading, "problems": [p for p, _ in pairs], "problem_kinds": [k for _, k in pairs]}
+    kept = _problems_kept(reading, lambda kind: kind in RULE_SET_KINDS)
+    return kept if kept is not None else {**reading, "problems": [], "problem_kinds": []}
 
 
 OFFERS = ("would_win", "would_win_as", "would_win_without", "would_win_with_meld")
@@ -195,12 +192,17 @@ def _said(correction: Mapping[str, Any]) -> str:
 def without_problems(reading: dict[str, Any], kinds: Collection[str]) -> dict[str, Any]:
     """The reading with its problems of ``kinds`` left out. A hand kept by an older version,
     whose reading does not say its problems' kinds, keeps them all."""
+    kept = _problems_kept(reading, lambda kind: kind not in kinds)
+    return kept if kept is not None else reading
+
+
+def _problems_kept(reading: dict[str, Any], keep: Callable[[str], bool]) -> dict[str, Any] | None:
+    """The reading with only the problems whose kind ``keep`` keeps; None for a hand kept by
+    an older version, whose reading does not say its problems' kinds."""
     problems, said = reading.get("problems"), reading.get("problem_kinds")
-    if not isinstance(problems, list) or not isinstance(said, list):
-        return reading
-    if len(said) != len(problems):
-        return reading
-    pairs = [(p, k) for p, k in zip(problems, said, strict=True) if k not in kinds]
+    if not isinstance(problems, list) or not isinstance(said, list) or len(said) != len(problems):
+        return None
+    pairs = [(p, k) for p, k in zip(problems, said, strict=True) if keep(k)]
     return {**reading, "problems": [p for p, _ in pairs], "problem_kinds": [k for _, k in pairs]}
 
 

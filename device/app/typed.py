@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from device.app import fixes
+from device.app import edits, fixes
 from scoring.errors import TilescoreError, shown
 
-TYPED_KEYS = ("hand", "melds", "flowers", "win_tile")
+TYPED_KEYS = (*edits.TYPED, "win_tile")
 """What the page sends: the concealed tiles (winning tile among them), melds, flowers, and the
 winning tile."""
 SAME_TYPED_WITHIN_S = 3.0

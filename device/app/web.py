@@ -600,13 +600,13 @@ def create_app(
         if session is None:
             return jsonify(session=None, totals={}, totals_by_rule_set=[], hands=[], current=True)
         current = state.store.current_session()
+        hands = state.store.hands(session.id)
+        totals, by_rule_set = state.store.tallies(session.id, hands)
         return jsonify(
             session=session.to_json(),
-            totals=state.store.totals(session.id),
-            totals_by_rule_set=rule_set_totals_json(state.store.totals_by_rule_set(session.id)),
-            hands=[
-                _hand_summary(h, state.store.seats_at(h)) for h in state.store.hands(session.id)
-            ],
+            totals=totals,
+            totals_by_rule_set=rule_set_totals_json(by_rule_set),
+            hands=[_hand_summary(h, state.store.seats_at(h)) for h in hands],
             current=current is not None and current.id == session.id,
         )
 
@@ -918,7 +918,7 @@ def create_app(
             reading = service.add_tile(reading, fix["add"])
         if "mend" in fix:
             reading = service.add_meld(reading, fix["mend"])
-        if any(key in fix for key in edits.TYPED):
+        if "hand" in fix:  # the concealed tiles typed: every tile restated
             reading = edits.typed_over(reading)
         elif edits.restates_groups(fix):
             reading = edits.without_problems(reading, edits.SHAPE_KINDS)

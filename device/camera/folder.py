@@ -70,8 +70,10 @@ class FolderCamera:
     def photo_name(self) -> str | None:
         """The name of the photo the next capture takes (None: the folder has none), for the
         app to carry on from after a restart."""
-        photos = self._photos()
-        return photos[self.position % len(photos)].name if photos else None
+        try:
+            return self.current_path().name
+        except CameraError:
+            return None
 
     def go_to(self, name: str) -> None:
         """Take ``name`` next, or where it is gone, the photo after it in name order (round

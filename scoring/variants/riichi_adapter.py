@@ -107,21 +107,18 @@ class LibraryCall:
     config: HandConfig
 
     def run(self) -> HandResponse:
-        return HandCalculator.estimate_hand_value(
-            self.tiles,
-            self.win_tile,
-            melds=self.melds,
-            dora_indicators=self.dora_indicators,
-            config=self.config,
-            ura_dora_indicators=self.ura_dora_indicators,
-        )
+        return self._call(HandCalculator.estimate_hand_value)
 
     def run_alone(self, division: Division) -> HandResponse | None:
         """The library's score of one ``division`` of the tiles alone (one of
         ``HandDivider.divide_hand``'s); None where the library did not divide through
         ``HandDivider`` (a later version), so the score is not that division's."""
         only = _OneDivision(division)
-        response: HandResponse = _estimate(only)(
+        response = self._call(_estimate(only))
+        return response if only.asked else None
+
+    def _call(self, estimate: Callable[..., HandResponse]) -> HandResponse:
+        return estimate(
             self.tiles,
             self.win_tile,
             melds=self.melds,
@@ -129,7 +126,6 @@ class LibraryCall:
             config=self.config,
             ura_dora_indicators=self.ura_dora_indicators,
         )
-        return response if only.asked else None
 
 
 class _OneDivision:

@@ -4,7 +4,7 @@ from scoring.hand_json import score_json, wins_under
 from tests.layout.test_complete import TAIWAN, doubtful, winning_row
 from tests.layout.test_layout import HAND16, H, W, row, same
 from vision.layout import reconstruct
-from vision.layout.flower_misreads import flower_read_as_tile
+from vision.layout.flower_misreads import flower_as_missing_tile
 from vision.layout.tiles import from_detections
 
 PAIR_1S = 14  # the first of winning_row()'s pair of 1s
@@ -85,10 +85,17 @@ def test_a_flower_past_the_rows_end_stays_a_flower_where_a_gap_in_the_row_shows_
 
 def test_two_flowers_either_of_which_would_win_say_nothing_of_which():
     tiles = from_detections(doubtful(doubtful(winning_row(), 14, "4f", "1s"), 15, "1f", "1s"))
-    flowers = tiles[14:16]
-    assert flower_read_as_tile(flowers, lambda flower, code: "a reading") is None
-    only_one = flower_read_as_tile(flowers, lambda flower, code: flower.index == 15 or None)
-    assert only_one == (tiles[15], "1s", True)
+    reading = reconstruct(tiles, "taiwan")
+    again = lambda as_tiles: reconstruct(as_tiles, "taiwan")  # noqa: E731
+    assert flower_as_missing_tile(tiles, reading, again, lambda r: True, lambda h: True) is None
+    only_15 = flower_as_missing_tile(  # read as a tile, only the 1f makes a whole hand
+        tiles, reading, again, lambda r: r.hand.count("1s") and 15 not in _flowers(r), bool
+    )
+    assert only_15 is not None and only_15.flowers == ("4f",)
+
+
+def _flowers(reading):
+    return {i for g in reading.groups if g.role == "flowers" for i in g.tiles}
 
 
 def test_a_flower_in_a_melds_empty_place_is_the_melds_tile():

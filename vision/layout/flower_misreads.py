@@ -2,44 +2,64 @@
 
 Players set their flowers apart from the hand. A tile the classifier reads as a flower is set
 apart with them, and its place in the hand (in the row, a meld, the winning tile's) is left
-empty: the hand is a tile short. Where one doubtful flower read as its runner-up tile makes the
-photo read as a winning hand with nothing missing, that tile is what lies there: on the real
-photos 3 of the 13 bird 1s read as flowers (1f, 4f), each doubtful and each with 1s as its first
-runner-up. The layout itself says whether the tile has a place in the hand: read as a tile, a
-flower lying apart is a stray, or leaves the gap a missed tile left elsewhere, and the hand stays
-short. A flower read surely stays a flower.
+empty: the hand is a tile short. Where one doubtful flower, read as its first runner-up tile
+that wins, makes the photo read as a whole winning hand as it lies, that tile is what lies
+there: on the real photos 3 of the 13 bird 1s read as flowers (1f, 4f), each doubtful and each
+with 1s as its first runner-up. The layout itself says whether the tile has a place in the hand:
+read as a tile, a flower lying apart is a stray, and the hand stays short. Where the photo shows
+the place of the tile it lacks (a gap in the row, between a meld's two tiles), only a flower
+lying there counts. A flower read surely stays a flower, and so do two that could each be the
+tile (the photo does not say which).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
 
+from scoring.tiles import tile_from_code
+from vision.layout import problems
 from vision.layout.complete import runner_ups
+from vision.layout.reading import Reading
 from vision.layout.tiles import LayoutTile
 
-R = TypeVar("R")
 
-
-def flower_read_as_tile(
-    flowers: Sequence[LayoutTile], reads_as: Callable[[LayoutTile, str], R | None]
-) -> tuple[LayoutTile, str, R] | None:
-    """The one doubtful flower whose first runner-up tile ``reads_as(flower, code)`` accepts
-    (the photo's reading with it read so, or None), that tile and that reading; None when no
-    flower is or more than one would be (then the photo does not say which)."""
+def flower_as_missing_tile(
+    tiles: Sequence[LayoutTile],
+    reading: Reading,
+    read_layout: Callable[[list[LayoutTile]], Reading],
+    whole: Callable[[Reading], bool],
+    wins: Callable[[Mapping[str, Any]], bool],
+) -> Reading | None:
+    """The photo's reading with the one doubtful flower of ``reading`` (a hand a tile short)
+    read as the tile it lacks, and said so; None where no flower is, or more than one would be.
+    ``read_layout`` reads the tiles again as they lie, ``whole`` says a reading lacks no tile,
+    ``wins`` says a reading is a winning hand by the table's rules."""
+    place = reading.unseen.box if reading.unseen is not None else None
+    set_apart = {i for g in reading.groups if g.role == "flowers" for i in g.tiles}
     found = []
-    for flower in flowers:
-        if not flower.low_confidence:
+    for flower in tiles:
+        if flower.index not in set_apart or not flower.low_confidence:
+            continue
+        if place is not None and not _centred_in(flower, place):
             continue
         for code in runner_ups(flower):
-            if _is_flower(flower, code):
+            if tile_from_code(code).is_flower:
                 continue
-            reading = reads_as(flower, code)
-            if reading is not None:
-                found.append((flower, code, reading))
+            again = read_layout([replace(t, code=code) if t is flower else t for t in tiles])
+            if whole(again) and wins(again.hand_json()):
+                found.append((flower, code, again))
                 break
-    return found[0] if len(found) == 1 else None
+    if len(found) != 1:
+        return None
+    flower, code, again = found[0]
+    said = [
+        p for p in again.problems if not (p.kind == "low_confidence" and flower.index in p.tiles)
+    ]
+    return replace(again, problems=(*said, problems.substituted(flower, code, "winning hand")))
 
 
-def _is_flower(tile: LayoutTile, code: str) -> bool:
-    return LayoutTile(tile.index, code, tile.box).is_flower
+def _centred_in(tile: LayoutTile, box: tuple[float, float, float, float]) -> bool:
+    x, y = tile.centre
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]

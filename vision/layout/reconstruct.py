@@ -16,7 +16,7 @@ from vision.layout.complete import (
     tiles_left_out_that_win,
     tiles_that_win,
 )
-from vision.layout.flower_misreads import flower_read_as_tile
+from vision.layout.flower_misreads import flower_as_missing_tile
 from vision.layout.gap import fitting, missing_box, missing_place
 from vision.layout.geometry import Frame, against_the_row, measure, runs_down
 from vision.layout.melds import MeldGuess, claimed_from, type_meld
@@ -70,45 +70,24 @@ def reconstruct(
     items = list(detections)
     tiles = items if _all_layout(items) else from_detections(items)
     reading = _read_layout(tiles, variant, seat, wins)
-    if wins is None or not any(p.kind in A_TILE_SHORT for p in reading.problems):
+    if wins is None or not _lacking(reading, variant):
         return reading
-
-    # Where the photo shows the place of the tile it lacks (a gap in the row or a meld), the
-    # flower must lie there: one elsewhere is not the missing tile.
-    place = reading.unseen.box if reading.unseen is not None else None
-
-    def reads_as(flower: LayoutTile, code: str) -> Reading | None:
-        if place is not None and not _centred_in(flower, place):
-            return None
-        # Read as that tile, the photo is a winning hand as it lies, no tile short.
-        as_tile = [replace(t, code=code) if t is flower else t for t in tiles]
-        again = _read_layout(as_tile, variant, seat, None)
-        whole = not any(p.kind in A_TILE_SHORT for p in again.problems)
-        return again if whole and wins(again.hand_json()) else None
-
-    flowers = [t for t in tiles if t.is_flower and t.index in _flower_indices(reading)]
-    found = flower_read_as_tile(flowers, reads_as)
-    if found is None:
-        return reading
-    flower, code, again = found
-    said = [
-        p for p in again.problems if not (p.kind == "low_confidence" and flower.index in p.tiles)
-    ]
-    return replace(again, problems=(*said, problems.substituted(flower, code, "winning hand")))
+    taken_back = flower_as_missing_tile(
+        tiles,
+        reading,
+        lambda as_tiles: _read_layout(as_tiles, variant, seat, None),
+        lambda again: not _lacking(again, variant),
+        wins,
+    )
+    return reading if taken_back is None else taken_back
 
 
-A_TILE_SHORT = ("count", "unseen", "short_meld")
-"""Problems of a hand short of tiles, said (a count, a meld of two) or guessed (a tile not found
-taken for the one that wins)."""
-
-
-def _centred_in(tile: LayoutTile, box: tuple[float, float, float, float]) -> bool:
-    x, y = tile.centre
-    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
-
-
-def _flower_indices(reading: Reading) -> set[int]:
-    return {i for g in reading.groups if g.role == "flowers" for i in g.tiles}
+def _lacking(reading: Reading, variant: str | None) -> bool:
+    """Whether a reading is short of tiles: said (fewer than the rule set's hand, a meld of
+    two) or guessed (a tile not found taken for the one that wins)."""
+    if any(p.kind in ("unseen", "short_meld") for p in reading.problems):
+        return True
+    return (_shortfall(reading.hand, len(reading.melds), variant) or 0) > 0
 
 
 def _read_layout(
