@@ -331,7 +331,14 @@ class TilePipeline:
         start = time.perf_counter()
         took = np.zeros(output.shape[2], bool)
         if not flowers and self._detector_flowers.any():
-            took = read_past_flowers(output[0, 4:, :].T, self._detector_flowers)
+            class_scores = output[0, 4:, :].T  # a view: changed in place
+            found = class_scores.max(axis=1)
+            took = read_past_flowers(class_scores, self._detector_flowers)
+            # A detector's score says a tile lies there as much as which: the box keeps it,
+            # read as its runner-up (whose own score may lie under the floor: the box was
+            # dropped), and asked about.
+            rows = np.flatnonzero(took)
+            class_scores[rows, class_scores[rows].argmax(axis=1)] = found[rows]
         boxes, scores, class_ids, anchors = decode_yolo_anchors(output, self.score_floor)
         keep = nms(boxes, scores, NMS_IOU, MAX_TILES)
         height, width = image.shape[:2]

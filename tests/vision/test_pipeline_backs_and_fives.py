@@ -148,7 +148,16 @@ def test_a_single_stage_detector_reads_no_flower_where_none_is_in_play(tmp_path)
     assert [t.code for t in pipeline.read(photo()).tiles] == ["1f"]
     (tile,) = pipeline.read(photo(), flowers=False).tiles
     assert (tile.code, tile.low_confidence) == ("1s", True)
-    assert tile.confidence == pytest.approx(0.6)
+    assert tile.confidence == pytest.approx(0.9)  # the box's own score: a tile lies there
+
+
+def test_a_single_stage_box_taken_for_a_flower_is_kept_whatever_its_runner_up_scores(tmp_path):
+    # Read at its runner-up's score, under the detector's floor, the box was dropped (helper 62).
+    rows = _flower_or_bird(0.9)
+    rows[0][4] = 0.001
+    pipeline = load_pipeline(single_stage_models(tmp_path, rows, ["1s", "1f"]))
+    (tile,) = pipeline.read(photo(), flowers=False).tiles
+    assert (tile.code, tile.low_confidence) == ("1s", True)
 
 
 def test_a_single_stage_detector_keeps_a_sure_flower_where_none_is_in_play(tmp_path):
