@@ -22,6 +22,7 @@ from typing import Any
 
 from device.app import service
 from scoring.errors import TilescoreError
+from scoring.variant import flowers_in_play
 
 TYPED = ("hand", "melds", "flowers")
 """Edits that restate the tiles: replaced when the tiles are read again."""
@@ -222,8 +223,12 @@ def with_rule_set_problems(
 
     kept = without_problems(reading, {"not_played"})
     fresh = not_played_problems(detections, variant)
-    return {
+    moved = {
         **kept,
         "problems": [p.message for p in fresh] + kept["problems"],
         "problem_kinds": [p.kind for p in fresh] + kept["problem_kinds"],
     }
+    if not flowers_in_play(variant):
+        # Said "not counted" above, and the scorer refuses a hand that holds them.
+        moved["flowers"] = ""
+    return moved

@@ -83,3 +83,17 @@ def test_a_hand_moved_to_another_rule_set_says_its_tiles_by_that_rule_set(tmp_pa
         assert not any("flower" in p for p in taiwan["problems"]), taiwan["problems"]
         back = client.post(url, json={"context": {"variant": "riichi"}}).get_json()
         assert any("riichi is played without flowers" in p for p in back["problems"])
+
+
+def test_a_hand_moved_to_a_rule_set_without_flowers_holds_none(tmp_path):
+    # Said "not counted", the flower stayed in the reading, and the scorer refused the hand
+    # for it ("riichi is played without flowers") whatever else was wrong (helper 61).
+    with app_reading(tmp_path, reads=_row_and_a_flower).test_client() as client:
+        _table(client, "taiwan")
+        hand = client.post("/api/score").get_json()
+        assert hand["reading"]["flowers"] == "1f", hand["reading"]
+        url = f"/api/hands/{hand['id']}/fix"
+        moved = client.post(url, json={"context": {"variant": "riichi"}}).get_json()
+        assert moved["reading"]["flowers"] == ""
+        assert any("riichi is played without flowers" in p for p in moved["problems"])
+        assert "flower" not in moved["result"]["error"]  # the 17 tiles are what is wrong
