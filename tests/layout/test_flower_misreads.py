@@ -119,3 +119,26 @@ def test_the_winning_tile_set_apart_read_as_a_flower_is_the_winning_tile():
     reading = read(tiles)
     assert reading.flowers == () and reading.win_tile == "7p"
     assert any(g.role == "win" and g.tiles == (16,) for g in reading.groups)
+
+
+def test_a_flower_in_a_chis_middle_is_said_as_the_tile_the_chi_holds():
+    # Read again as its first runner-up 6s, the meld step read it as 8s to make the chi, and the
+    # line said "2f read as 6s" of a chi 789s (helper 63).
+    codes = [*HAND16[:9], "1s", "1s", "7z", "7z", "7z", "7s", "8s", "9s"]
+    tiles = doubtful(row(codes, gap_before={10: 40, 11: 40, 14: 40}), 15, "2f", "6s", "8s")
+    reading = read(tiles)
+    assert [str(m) for m in reading.melds] == ["pon:777z", "chi:789s"]
+    assert [p.message for p in reading.problems] == [
+        "low confidence: 2f read as 8s to make a winning hand"
+    ]
+
+
+def test_of_the_tiles_that_would_win_the_one_that_keeps_a_sorted_row_in_order_is_taken():
+    # 2p 3p [3f] 5p 6p: 1p (its first runner-up) wins too, as 123p 567p, but lies out of order
+    # where the 4p lay (helper 63).
+    base = [*HAND16, "7p"]
+    tiles = doubtful(row(base, gap_before={16: 40}), base.index("4p"), "3f", "1p", "4p")
+    reading = read(tiles)
+    assert [p.message for p in reading.problems] == [
+        "low confidence: 3f read as 4p to make a winning hand"
+    ]

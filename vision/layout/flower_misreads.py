@@ -2,9 +2,9 @@
 
 Players set their flowers apart from the hand. A tile the classifier reads as a flower is set
 apart with them, and its place in the hand (in the row, a meld, the winning tile's) is left
-empty: the hand is a tile short. Where one doubtful flower, read as its first runner-up tile
-that wins, makes the photo read as a whole winning hand as it lies, that tile is what lies
-there: on the real photos 3 of the 13 bird 1s read as flowers (1f, 4f), each doubtful and each
+empty: the hand is a tile short. Where one doubtful flower, read as one of its runner-up
+tiles, makes the photo read as a whole winning hand as it lies, that tile is what lies there
+(the one that keeps a sorted row in order, else the likeliest): on the real photos 3 of the 13 bird 1s read as flowers (1f, 4f), each doubtful and each
 with 1s as its first runner-up. The layout itself says whether the tile has a place in the hand:
 read as a tile, a flower lying apart is a stray, and the hand stays short. Where the photo shows
 the place of the tile it lacks (a gap in the row, between a meld's two tiles), only a flower
@@ -21,6 +21,7 @@ from typing import Any
 from scoring.tiles import tile_from_code
 from vision.layout import problems
 from vision.layout.complete import runner_ups
+from vision.layout.gap import in_order
 from vision.layout.reading import Reading
 from vision.layout.tiles import LayoutTile
 
@@ -44,13 +45,22 @@ def flower_as_missing_tile(
             continue
         if place is not None and not _centred_in(flower, place):
             continue
+        readings = []
         for code in runner_ups(flower):
             if tile_from_code(code).is_flower:
                 continue
-            again = read_layout([replace(t, code=code) if t is flower else t for t in tiles])
+            # Read as that tile and nothing else: with its other runner-ups the layout would
+            # read it again as one of them to make a meld, and the tile said would not be
+            # the tile scored.
+            as_tile = replace(flower, code=code, alternatives=())
+            again = read_layout([as_tile if t is flower else t for t in tiles])
             if whole(again) and wins(again.hand_json()):
-                found.append((flower, code, again))
-                break
+                readings.append((code, again))
+        if readings:
+            # Of the tiles that would win, one that keeps a sorted row in order (the place it
+            # lies says it, as for a tile not found: ``gap.fitting``), else the likeliest.
+            code, again = next(((c, r) for c, r in readings if in_order(r.hand[:-1])), readings[0])
+            found.append((flower, code, again))
     if len(found) != 1:
         return None
     flower, code, again = found[0]
