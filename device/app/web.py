@@ -59,6 +59,10 @@ HAND_KEYS = ("variant", "seat_wind", "self_draw", "discarder", "events")
 streak belong to the session, which moves them on as hands are scored."""
 log = logging.getLogger(__name__)
 DEFAULT_CONTEXT = table_context.DEFAULT_CONTEXT
+LEFT_RUN = "run_left"
+"""The settings key of the dealer's run the last change of rule set ended (its rule set, its
+streak, the session and the hand it followed), given back on a change straight back."""
+
 UNSAVED = {
     "score_from_camera": "the hand was not saved",
     "score_upload": "the hand was not saved",
@@ -533,8 +537,19 @@ def create_app(
             and session is not None
             and context.get("variant") != stored.get("variant")
         ):
-            # Another rule set, another run: a Taiwan 連莊 is not riichi's 本場.
-            streak = 0
+            # Another rule set, another run: a Taiwan 連莊 is not riichi's 本場. Straight back
+            # to the rule set just left, no hand scored between, its run is the table's again
+            # (a tap on the wrong rule set lost it).
+            latest = state.store.latest_hand(session.id)
+            here = {"session": session.id, "after_hand": latest["id"] if latest else None}
+            left = state.store.get_setting(LEFT_RUN) or {}
+            back = left.get("variant") == context.get("variant") and all(
+                left.get(key) == value for key, value in here.items()
+            )
+            streak = int(left.get("streak", 0)) if back else 0
+            state.store.set_setting(
+                LEFT_RUN, {**here, "variant": stored.get("variant"), "streak": session.streak}
+            )
         state.store.set_setting("context", context)
         if streak is not None or "round_wind" in given:
             # Set before the first hand too: the session that hand starts must begin from them.

@@ -43,3 +43,18 @@ def test_a_change_of_rule_set_starts_the_dealers_streak_afresh(bare_client):
     # Saving the same rule set again is no change: the streak stays.
     table(bare_client, variant="taiwan")
     assert session(bare_client)["session"]["streak"] == 2
+
+
+def test_a_change_straight_back_gives_the_rule_sets_run_back(bare_client):
+    # A tap on the wrong rule set, undone by a tap on the right one, lost the dealer's 連莊
+    # (helper 61).
+    _taiwan_self_draw(bare_client)
+    table(bare_client, variant="riichi")
+    assert session(bare_client)["session"]["streak"] == 0
+    table(bare_client, variant="taiwan")
+    assert session(bare_client)["session"]["streak"] == 1
+    # With a hand scored between, the run that was left is over.
+    table(bare_client, variant="riichi")
+    draw(bare_client, reason="wall", ready=["S"])
+    table(bare_client, variant="taiwan")
+    assert session(bare_client)["session"]["streak"] == 0
