@@ -17,11 +17,14 @@ one not found), stay.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from device.app import service
 from scoring.errors import TilescoreError
+from scoring.notation import parse_tiles
+from scoring.tiles import tile_from_code
 from scoring.variant import flowers_in_play
 
 TYPED = ("hand", "melds", "flowers")
@@ -34,6 +37,9 @@ WIN_KINDS = frozenset({"win_not_apart", "no_win_tile", "would_win_as"})
 """Problems about the layout's winning tile (the reads that would win name it)."""
 
 
+TYPED_GROUPS = "typed_groups"
+"""The reading key that says its groups were typed in Edit groups: they hold the hand's tiles,
+and the photo's boxes are no longer its tiles (a tile fix reads the photo again, without it)."""
 RULE_SET_KINDS = frozenset({"not_played"})
 """Problems about what the photo holds that the rule set has not: true whatever the groups."""
 
@@ -45,7 +51,7 @@ def typed_over(reading: dict[str, Any]) -> dict[str, Any]:
     the player had corrected it. Only what the rule set has not stays said. A hand kept by an
     older version, whose reading does not say its problems' kinds, loses them all."""
     kept = _problems_kept(reading, lambda kind: kind in RULE_SET_KINDS)
-    return kept if kept is not None else {**reading, "problems": [], "problem_kinds": []}
+    return {**(kept or {**reading, "problems": [], "problem_kinds": []}), TYPED_GROUPS: True}
 
 
 OFFERS = ("would_win", "would_win_as", "would_win_without", "would_win_with_meld")
@@ -197,6 +203,38 @@ def without_problems(reading: dict[str, Any], kinds: Collection[str]) -> dict[st
     return kept if kept is not None else reading
 
 
+def _not_restated(
+    detections: list[dict[str, Any]], reading: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """The photo's tiles that typed groups do not hold (by plain code, each copy once)."""
+    held = Counter(code for code in _typed_codes(reading))
+    left = []
+    for detection in detections:
+        code = _plain(detection.get("code"))
+        if code is not None and held[code] > 0:
+            held[code] -= 1
+        else:
+            left.append(detection)
+    return left
+
+
+def _typed_codes(reading: Mapping[str, Any]) -> list[str]:
+    texts = [reading.get("hand"), reading.get("flowers")]
+    texts += [str(m).partition(":")[2] for m in reading.get("melds") or []]
+    try:
+        return [t.plain.code for text in texts if isinstance(text, str) for t in parse_tiles(text)]
+    except TilescoreError:  # kept by an older version in another notation: none held
+        return []
+
+
+def _plain(code: Any) -> str | None:
+    """A tile code as the hand counts it (a red five as its five); None for no tile's."""
+    try:
+        return tile_from_code(code).plain.code if isinstance(code, str) else None
+    except TilescoreError:
+        return None
+
+
 def _problems_kept(reading: dict[str, Any], keep: Callable[[str], bool]) -> dict[str, Any] | None:
     """The reading with only the problems whose kind ``keep`` keeps; None for a hand kept by
     an older version, whose reading does not say its problems' kinds."""
@@ -222,6 +260,11 @@ def with_rule_set_problems(
     from vision.layout.reconstruct import not_played_problems
 
     kept = without_problems(reading, {"not_played"})
+    if reading.get(TYPED_GROUPS):
+        # Typed groups say the hand's tiles: of the photo's, those they restate are the
+        # scorer's to judge (said again here, each was a line), the rest (a flower set apart)
+        # still the photo's.
+        detections = _not_restated(detections, reading)
     fresh = not_played_problems(detections, variant)
     moved = {
         **kept,

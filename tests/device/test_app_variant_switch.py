@@ -97,3 +97,15 @@ def test_a_hand_moved_to_a_rule_set_without_flowers_holds_none(tmp_path):
         assert moved["reading"]["flowers"] == ""
         assert any("riichi is played without flowers" in p for p in moved["problems"])
         assert "flower" not in moved["result"]["error"]  # the 17 tiles are what is wrong
+
+
+def test_typed_groups_moved_to_another_rule_set_say_nothing_of_the_photos_other_tiles(tmp_path):
+    # The typed groups hold the hand's tiles: moved to xiangqi, each of the photo's 17 mahjong
+    # tiles was said again as "no xiangqi piece" (helper 61).
+    with app_reading(tmp_path, reads=_row_and_a_flower).test_client() as client:
+        _table(client, "taiwan")
+        hand = typed(client, TAIWAN_HAND | {"flowers": ""})
+        assert hand["reading"]["typed_groups"] is True
+        url = f"/api/hands/{hand['id']}/fix"
+        moved = client.post(url, json={"context": {"variant": "xiangqi"}}).get_json()
+        assert not any("piece" in p for p in moved["problems"]), moved["problems"]
