@@ -40,6 +40,7 @@ WIN_KINDS = frozenset({"win_not_apart", "no_win_tile", "would_win_as"})
 TYPED_GROUPS = "typed_groups"
 """The reading key that says its groups were typed in Edit groups: they hold the hand's tiles,
 and the photo's boxes are no longer its tiles (a tile fix reads the photo again, without it)."""
+
 RULE_SET_KINDS = frozenset({"not_played"})
 """Problems about what the photo holds that the rule set has not: true whatever the groups."""
 
@@ -207,7 +208,7 @@ def _not_restated(
     detections: list[dict[str, Any]], reading: Mapping[str, Any]
 ) -> list[dict[str, Any]]:
     """The photo's tiles that typed groups do not hold (by plain code, each copy once)."""
-    held = Counter(code for code in _typed_codes(reading))
+    held = Counter(_typed_codes(reading))
     left = []
     for detection in detections:
         code = _plain(detection.get("code"))
