@@ -573,43 +573,15 @@ class Store:
     ) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
         """Running totals per player name in the rule set of the session's last hand (every
         hand's, where the session played one rule set): the table's scores as it plays now; and
-        beside them every rule set's (``totals_by_rule_set``). ``hands``: the session's hands
-        not undone, where the caller has them already."""
+        beside them every rule set's, apart, in the order first played: each pays in its own
+        units (台, riichi's points), and summed they meant nothing. ``hands``: the session's
+        hands not undone, where the caller has them already."""
         hands = self.hands(session_id) if hands is None else hands
-        by_rule_set = self.totals_by_rule_set(session_id, hands)
+        players = self.session(session_id).players
+        by_rule_set = _totals_by_rule_set(players, hands)
         if not hands:
-            return {name: 0 for name in self.session(session_id).players}, by_rule_set
+            return {name: 0 for name in players}, by_rule_set
         return by_rule_set[_rule_set_of(hands[-1])], by_rule_set
-
-    def totals_by_rule_set(
-        self, session_id: int, hands: list[dict[str, Any]] | None = None
-    ) -> dict[str, dict[str, int]]:
-        """Running totals per player name, from every hand's payments (seats as they were then),
-        apart for each rule set the hands were scored under, in the order first played: each
-        pays in its own units (台, riichi's points), and summed they meant nothing. ``hands``:
-        the session's hands not undone, where the caller has them already."""
-        state = self.session(session_id)
-        by_rule_set: dict[str, dict[str, int]] = {}
-        for hand in self.hands(session_id) if hands is None else hands:
-            totals = by_rule_set.setdefault(_rule_set_of(hand), {name: 0 for name in state.players})
-            before = hand["state_before"]
-            for payment in hand["result"].get("payments", []):
-                payer = _player_at(state.players, before["dealer"], payment["payer"])
-                payee = _player_at(state.players, before["dealer"], payment["payee"])
-                if payer is not None and payee is not None:
-                    totals[payer] -= payment["amount"]
-                    totals[payee] += payment["amount"]
-                else:
-                    # Scoring refuses such a hand now (service.score_reading); one kept by an
-                    # older version is left out of the totals rather than charged to a player
-                    # who did not pay, and said in the log.
-                    log.warning(
-                        "hand %s: payment %s -> %s names a chair nobody sits in; not counted",
-                        hand["id"],
-                        payment["payer"],
-                        payment["payee"],
-                    )
-        return by_rule_set
 
     def export_json(self, session_id: int) -> dict[str, Any]:
         every = self.hands(session_id, include_undone=True)
@@ -759,6 +731,34 @@ def _written_by_app(path: Path, photo: str, before: sqlite3.Row | None) -> bool:
     return {k: v for k, v in found.items() if k not in size} == {
         k: v for k, v in wrote.items() if k not in size
     }
+
+
+def _totals_by_rule_set(
+    players: tuple[str, ...], hands: list[dict[str, Any]]
+) -> dict[str, dict[str, int]]:
+    """Running totals per player name, from every hand's payments (seats as they were then),
+    apart for each rule set the hands were scored under, in the order first played."""
+    by_rule_set: dict[str, dict[str, int]] = {}
+    for hand in hands:
+        totals = by_rule_set.setdefault(_rule_set_of(hand), {name: 0 for name in players})
+        before = hand["state_before"]
+        for payment in hand["result"].get("payments", []):
+            payer = _player_at(players, before["dealer"], payment["payer"])
+            payee = _player_at(players, before["dealer"], payment["payee"])
+            if payer is not None and payee is not None:
+                totals[payer] -= payment["amount"]
+                totals[payee] += payment["amount"]
+            else:
+                # Scoring refuses such a hand now (service.score_reading); one kept by an
+                # older version is left out of the totals rather than charged to a player
+                # who did not pay, and said in the log.
+                log.warning(
+                    "hand %s: payment %s -> %s names a chair nobody sits in; not counted",
+                    hand["id"],
+                    payment["payer"],
+                    payment["payee"],
+                )
+    return by_rule_set
 
 
 def _rule_set_of(hand: dict[str, Any]) -> str:

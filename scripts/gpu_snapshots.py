@@ -58,7 +58,11 @@ def write_tars(paths: list[Path], out: Path, prefix: str) -> list[Path]:
 
 
 def epochs(weights: Path) -> list[Path]:
-    return sorted(weights.glob("epoch*.pt"), key=lambda p: int(p.stem[5:]))
+    return sorted(weights.glob("epoch*.pt"), key=_epoch_number)
+
+
+def _epoch_number(path: Path) -> int:
+    return int(path.stem[5:])  # epoch12.pt: 12
 
 
 def spread(paths: list[Path], most: int) -> list[Path]:
@@ -103,7 +107,7 @@ def follow(weights: Path, out: Path, most: int, pid: int) -> None:
             except Exception as error:  # a snapshot still being written: read it next poll
                 print(f"follow: {path.name} not read yet ({error})", file=sys.stderr)
         if fresh:
-            kept = spread(sorted(done, key=lambda p: int(p.stem[5:])), most)
+            kept = spread(sorted(done, key=_epoch_number), most)
             for stale in out.glob("early*.tar"):
                 stale.unlink()  # fewer tars than before once the spread thins them
             write_tars([done[p] for p in kept], out, "early")

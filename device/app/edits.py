@@ -24,8 +24,8 @@ from typing import Any
 from device.app import service
 from scoring.errors import TilescoreError
 from scoring.notation import parse_tiles
-from scoring.tiles import tile_from_code
 from scoring.variant import flowers_in_play
+from vision.tile_sets import plain_five
 
 TYPED = ("hand", "melds", "flowers")
 """Edits that restate the tiles: replaced when the tiles are read again."""
@@ -211,7 +211,7 @@ def _not_restated(
     held = Counter(_typed_codes(reading))
     left = []
     for detection in detections:
-        code = _plain(detection.get("code"))
+        code = plain_five(detection.get("code"))
         if code is not None and held[code] > 0:
             held[code] -= 1
         else:
@@ -226,14 +226,6 @@ def _typed_codes(reading: Mapping[str, Any]) -> list[str]:
         return [t.plain.code for text in texts if isinstance(text, str) for t in parse_tiles(text)]
     except TilescoreError:  # kept by an older version in another notation: none held
         return []
-
-
-def _plain(code: Any) -> str | None:
-    """A tile code as the hand counts it (a red five as its five); None for no tile's."""
-    try:
-        return tile_from_code(code).plain.code if isinstance(code, str) else None
-    except TilescoreError:
-        return None
 
 
 def _problems_kept(reading: dict[str, Any], keep: Callable[[str], bool]) -> dict[str, Any] | None:
@@ -255,12 +247,11 @@ def with_rule_set_problems(
     hand, which plays flowers). Said of the photo's tiles, as the layout says them; the groups
     stand as they are (typed ones are the player's). A hand kept by an older version, whose
     reading does not say its problems' kinds, keeps its problems as they are."""
-    problems, said = reading.get("problems"), reading.get("problem_kinds")
-    if not isinstance(problems, list) or not isinstance(said, list) or len(said) != len(problems):
+    kept = _problems_kept(reading, lambda kind: kind not in RULE_SET_KINDS)
+    if kept is None:
         return reading
     from vision.layout.reconstruct import not_played_problems
 
-    kept = without_problems(reading, {"not_played"})
     if reading.get(TYPED_GROUPS):
         # Typed groups say the hand's tiles: of the photo's, those they restate are the
         # scorer's to judge (said again here, each was a line), the rest (a flower set apart)

@@ -268,11 +268,18 @@ function offerTyping(error) {
   $("#type-hand").open = true;
 }
 
-async function scoreTyped() {
-  const body = {
-    hand: $("#typed-hand").value, melds: $("#typed-melds").value.split(/\s+/).filter(Boolean),
-    flowers: $("#typed-flowers").value,
+// The groups typed in one set of Edit groups' fields (#PREFIX-hand, -melds, -flowers), as the
+// server takes them.
+function typedGroups(prefix) {
+  return {
+    hand: $(`#${prefix}-hand`).value,
+    melds: $(`#${prefix}-melds`).value.split(/\s+/).filter(Boolean),
+    flowers: $(`#${prefix}-flowers`).value,
   };
+}
+
+async function scoreTyped() {
+  const body = typedGroups("typed");
   const win = $("#typed-win").value.trim();
   if (win) body.win_tile = win;
   $("#score-typed").disabled = true;
@@ -1274,10 +1281,7 @@ function init() {
     if (tile && tile.code) fix({ win_tile: tile.code, win_index: pickedTile });
   });
   $("#save-reading").addEventListener("click", () => {
-    const body = {
-      hand: $("#edit-hand").value, melds: $("#edit-melds").value.split(/\s+/).filter(Boolean),
-      flowers: $("#edit-flowers").value,
-    };
+    const body = typedGroups("edit");
     // The winning tile typed, where it is not the one read (a hand typed with no box read).
     const win = $("#edit-win").value.trim();
     if (win && win !== ((currentHand || {}).reading || {}).win_tile) body.win_tile = win;
