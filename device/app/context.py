@@ -43,6 +43,9 @@ HAND_ONLY_KEYS = ("pao", "riichi_sticks_by")
 """Said of one hand, on its result, never kept for the table: the seat liable for a limit hand
 (役滿包) it fed is one hand's fact, and kept it would refuse every next hand that is no such
 limit hand; the riichi sticks on the table (by who put them there) go to this hand's winner."""
+MOVED_BY_HANDS = ("round_wind", "dealer_streak", "honba", "players", *HAND_ONLY_KEYS)
+"""What the session, not the table, says of a context: moved on as hands are recorded (the
+round, the dealer's run, the chairs) or said of one hand only."""
 MAX_INDICATORS = 10  # dora indicators: five in a game at most, each kong turning one more
 
 
@@ -83,6 +86,14 @@ def with_streak(context: Mapping[str, Any], streak: int) -> dict[str, Any]:
     they score (a riichi honba they leave unread, so a hand moved to them kept it unscored)."""
     out = {k: v for k, v in context.items() if k not in ("dealer_streak", "honba")}
     out["honba" if out.get("variant") == "riichi" else "dealer_streak"] = streak
+    return out
+
+
+def table_said(context: Mapping[str, Any]) -> dict[str, Any]:
+    """What the Table screen said of ``context``: all of it but what recording a hand moves on
+    (``MOVED_BY_HANDS``, ``HAND_RULES``). Two contexts alike in it are the same table's."""
+    out = {k: v for k, v in context.items() if k not in MOVED_BY_HANDS}
+    out["rules"] = {k: v for k, v in (context.get("rules") or {}).items() if k not in HAND_RULES}
     return out
 
 

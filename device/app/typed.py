@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from device.app import context as table_context
 from device.app import edits, fixes
 from scoring.errors import TilescoreError, shown
 
@@ -43,9 +44,18 @@ def typed_reading(given: Any, context: Mapping[str, Any]) -> dict[str, Any]:
     return reading
 
 
-def same_typed_again(latest: Mapping[str, Any], reading: Mapping[str, Any], now: float) -> bool:
-    """Whether ``reading`` is the session's latest hand, typed, sent again at once."""
+def same_typed_again(
+    latest: Mapping[str, Any],
+    reading: Mapping[str, Any],
+    context: Mapping[str, Any],
+    now: float,
+) -> bool:
+    """Whether ``reading`` is the session's latest hand, typed, sent again at once to the same
+    table: the hand typed again after a change on the Table screen (self-drawn, the rule set)
+    is the hand as it should have been, not a double tap (it showed the old hand's score)."""
     kept = latest.get("reading") or {}
     if not kept.get("typed") or now - float(latest.get("created") or 0) >= SAME_TYPED_WITHIN_S:
+        return False
+    if table_context.table_said(latest.get("context") or {}) != table_context.table_said(context):
         return False
     return all(kept.get(key) == reading.get(key) for key in TYPED_KEYS)

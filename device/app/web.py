@@ -725,7 +725,7 @@ def create_app(
             context = _context_for(session)  # before the first hand: the session it starts
             reading = typed.typed_reading(sent, context)
             latest = state.store.latest_hand(session.id) if session else None
-            if latest is not None and typed.same_typed_again(latest, reading, time.time()):
+            if latest is not None and typed.same_typed_again(latest, reading, context, time.time()):
                 return jsonify(_shown_again(latest))  # a double tap: paid once
             result = service.score_reading(reading, context)
             if "error" in result:

@@ -39,6 +39,18 @@ def test_a_typed_hand_sent_twice_at_once_is_recorded_once(tmp_path):
         assert len(session(client)["hands"]) == 1
 
 
+def test_a_typed_hand_sent_again_after_a_table_change_is_scored_anew(tmp_path):
+    # Taken for a double tap, it showed the first hand's score, scored without the change.
+    with _no_tile_found(tmp_path).test_client() as client:
+        first = client.post("/api/typed", json=MELDS_HAND).get_json()
+        client.post("/api/context", json={"self_draw": True})
+        again = client.post("/api/typed", json=MELDS_HAND).get_json()
+        assert "repeat_of" not in again and again["id"] != first["id"]
+        items = {item["name"] for item in again["result"]["items"]}
+        assert not {item["name"] for item in first["result"]["items"]} >= items
+        assert [h["id"] for h in session(client)["hands"]] == [first["id"], again["id"]]
+
+
 def test_a_typed_hand_the_table_cannot_have_is_refused_in_one_line(tmp_path):
     with _no_tile_found(tmp_path).test_client() as client:
         client.post("/api/context", json={"variant": "riichi"})
