@@ -869,14 +869,21 @@ def create_app(
             detections, reading = _fixed_reading(hand, fix, context)
             result = service.score_reading(reading, context)
             state.store.update_hand(hand_id, reading, context, result, fix, detections)
-            latest = state.store.latest_hand(hand["session_id"])
-            if latest is not None and latest["id"] == hand_id:
+            if _is_tables_latest(hand_id):
                 # The hand going on after it as had it been scored so: a 雞糊 corrected into
                 # being, out of it, or to another winner moves who is out of the hand.
                 _set_hand_rules(_after_hand(context, result), (table_context.SEATS_OUT_RULE,))
             if detections is not None:
                 _save_label(hand_id, hand, detections)
             return jsonify(_hand_view(state.store.hand(hand_id)))
+
+    def _is_tables_latest(hand_id: int) -> bool:
+        """Whether the hand is the one the table plays on from: the current session's latest.
+        An earlier session's last hand is not: that evening is over, and a correction of it
+        changed today's table (明將's seats out)."""
+        session = state.store.current_session()
+        latest = state.store.latest_hand(session.id) if session else None
+        return latest is not None and latest["id"] == hand_id
 
     def _fixed_reading(
         hand: dict[str, Any], fix: dict[str, Any], context: dict[str, Any]

@@ -29,3 +29,19 @@ def test_earlier_sessions_are_listed_and_read_back_with_their_exports(client):
     for asked in ("9", "0", "x", "-1", "99999999999999999999"):
         missing = client.get(f"/api/session?id={asked}")
         assert missing.status_code == 404 and "no session" in missing.get_json()["error"]
+
+
+def test_a_correction_of_an_earlier_sessions_last_hand_leaves_todays_table_alone(client):
+    # Corrected into a 明將 雞糊 of North's, yesterday's last hand put North out of today's hand
+    # (rule seats_out): North paid nothing on today's next self-draw (helper 64).
+    table(client, variant="mingjiang", seat_wind="S", self_draw=False, discarder="W")
+    chicken = {"hand": "111p789s234s55m", "melds": ["chi:123m"], "win_tile": "5m"}
+    yesterday = client.post("/api/typed", json=chicken).get_json()
+    assert yesterday["result"]["hand_continues"] is True
+    client.post("/api/session", json={"players": ["A", "B", "C", "D"]})
+    today = client.get("/api/context").get_json()
+    before = client.get("/api/session").get_json()["session"]
+    fixed = client.post(f"/api/hands/{yesterday['id']}/fix", json={"context": {"seat_wind": "N"}})
+    assert fixed.status_code == 200 and fixed.get_json()["context"]["seat_wind"] == "N"
+    assert client.get("/api/context").get_json() == today
+    assert client.get("/api/session").get_json()["session"] == before
