@@ -854,12 +854,13 @@ def create_app(
             if "context" in fix:
                 fix["context"] = changes  # as it is kept: the events by their codes, once each
             context = {**base, **changes}
-            if context.get("variant") != base.get("variant"):
-                # The hand moved to another rule set keeps its streak (or the one this fix
-                # says), said as that rule set says it.
-                streak = table_context.streak_given(changes)
-                if streak is None:
-                    streak = table_context.streak_of(base)
+            # The streak said by either name, as the hand's rule set says it (riichi's 本場 is
+            # its honba: kept as dealer_streak, the hand was scored as an error). A hand moved
+            # to another rule set keeps its own streak where the fix says none.
+            streak = table_context.streak_given(changes)
+            if streak is None and context.get("variant") != base.get("variant"):
+                streak = table_context.streak_of(base)
+            if streak is not None:
                 context = table_context.with_streak(context, streak)
             table_context.check_seating(changes, context, players)
             fixes.check_fix_tiles(fix, context)

@@ -5,6 +5,8 @@ riichi's points), and its dealer's run does not carry into the next one's. The t
 from tests.device.bare_app import draw, session, table
 from tests.device.typed_hands import MELDS_HAND
 
+RIICHI_TSUMO = {"hand": "123m456m789m123p55s", "win_tile": "5s"}  # 門前清自摸和 and more
+
 
 def _taiwan_self_draw(client):
     """East, the dealer, wins a typed Taiwan hand by self-draw: every other player pays 台."""
@@ -58,3 +60,21 @@ def test_a_change_straight_back_gives_the_rule_sets_run_back(bare_client):
     draw(bare_client, reason="wall", ready=["S"])
     table(bare_client, variant="taiwan")
     assert session(bare_client)["session"]["streak"] == 0
+
+
+def test_a_dealer_streak_fix_on_a_riichi_hand_is_its_honba(bare_client):
+    # Kept as dealer_streak beside the hand's honba, it turned the hand into the error
+    # "dealer_streak is not used in riichi", which a later honba fix did not clear (helper 64).
+    table(bare_client, variant="riichi", seat_wind="E", self_draw=True)
+    hand = bare_client.post("/api/typed", json=RIICHI_TSUMO).get_json()
+    url = f"/api/hands/{hand['id']}/fix"
+    fixed = bare_client.post(url, json={"context": {"dealer_streak": 2}}).get_json()
+    assert "error" not in fixed["result"], fixed["result"]
+    assert fixed["context"]["honba"] == 2 and "dealer_streak" not in fixed["context"]
+    assert _paid(fixed) == _paid(hand) + 3 * 200  # 2本場: 100 more from each payer a 本場
+    back = bare_client.post(url, json={"context": {"honba": 0}}).get_json()
+    assert "error" not in back["result"] and _paid(back) == _paid(hand)
+
+
+def _paid(hand):
+    return sum(payment["amount"] for payment in hand["result"]["payments"])
