@@ -451,13 +451,19 @@ class Store:
         result: dict[str, Any],
         correction: dict[str, Any],
         detections: list[dict[str, Any]] | None = None,
-    ) -> None:
+        other_run: bool = False,
+    ) -> int | None:
         """Save a corrected hand (with its tiles as corrected, if a tile was): all of it or,
         if anything fails, none of it. When it is the session's latest hand and the fix changes
         what moves the dealer (a win into no win, the dealer's win into another's), the dealer
         is moved on again from where it stood before the hand, and the next hand is dealt from
         the corrected outcome. Any other fix leaves the table as it stands: a streak or round
-        wind the players set by hand since the hand was scored is theirs."""
+        wind the players set by hand since the hand was scored is theirs.
+
+        ``other_run``: the table plays another rule set than the hand's since it was scored,
+        and the session's streak is that rule set's run (a Taiwan 連莊 is not riichi's 本場):
+        the dealer and the round move again, the streak stays as it is. Returned, where the
+        deal moved again: the streak the hand's own run comes to after it."""
         with self._write() as db:
             row = db.execute(
                 "SELECT session_id, corrections, state_before, context, result FROM hands "
@@ -482,10 +488,16 @@ class Store:
             ).fetchone()[0]
             # An older hand keeps its effect: the hands after it were dealt as the table saw it.
             moved_before = _dealer_outcome(json.loads(row["context"]), json.loads(row["result"]))
-            if latest == hand_id and moved_before != _dealer_outcome(context, result):
-                self._restore_state(db, row["session_id"], json.loads(row["state_before"]))
-                state = self._session_row(db, row["session_id"])
-                self._advance_dealer(db, state, context, result)
+            if latest != hand_id or moved_before == _dealer_outcome(context, result):
+                return None
+            session_id = row["session_id"]
+            streak_now = self._session_row(db, session_id)["streak"]
+            self._restore_state(db, session_id, json.loads(row["state_before"]))
+            self._advance_dealer(db, self._session_row(db, session_id), context, result)
+            own_run = int(self._session_row(db, session_id)["streak"])
+            if other_run:
+                db.execute("UPDATE sessions SET streak = ? WHERE id = ?", (streak_now, session_id))
+            return own_run
 
     def _restore_state(
         self, db: sqlite3.Connection, session_id: int, before: dict[str, Any]

@@ -869,7 +869,14 @@ def create_app(
                     fixes.check_fix_melds(melds, context)
             detections, reading = _fixed_reading(hand, fix, context)
             result = service.score_reading(reading, context)
-            state.store.update_hand(hand_id, reading, context, result, fix, detections)
+            # Since a change of rule set the session's streak is the new rule set's run, which
+            # no correction of the old rule set's hand changes.
+            other_run = _stored_context().get("variant") != hand["context"].get("variant")
+            own_run = state.store.update_hand(
+                hand_id, reading, context, result, fix, detections, other_run
+            )
+            if other_run and own_run is not None:
+                _correct_left_run(hand, own_run)
             if _is_tables_latest(hand_id):
                 # The hand going on after it as had it been scored so: a 雞糊 corrected into
                 # being, out of it, or to another winner moves who is out of the hand.
@@ -877,6 +884,17 @@ def create_app(
             if detections is not None:
                 _save_label(hand_id, hand, detections)
             return jsonify(_hand_view(state.store.hand(hand_id)))
+
+    def _correct_left_run(hand: dict[str, Any], streak: int) -> None:
+        """The run the last change of rule set left (``LEFT_RUN``), given ``streak`` where it
+        is the one the corrected hand ended: a change straight back gives the corrected run."""
+        left = state.store.get_setting(LEFT_RUN) or {}
+        if (
+            left.get("session") == hand["session_id"]
+            and left.get("after_hand") == hand["id"]
+            and left.get("variant") == hand["context"].get("variant")
+        ):
+            state.store.set_setting(LEFT_RUN, {**left, "streak": streak})
 
     def _is_tables_latest(hand_id: int) -> bool:
         """Whether the hand is the one the table plays on from: the current session's latest.

@@ -78,3 +78,23 @@ def test_a_dealer_streak_fix_on_a_riichi_hand_is_its_honba(bare_client):
 
 def _paid(hand):
     return sum(payment["amount"] for payment in hand["result"]["payments"])
+
+
+def test_a_correction_after_a_change_of_rule_set_keeps_the_new_rule_sets_run(bare_client):
+    # South's Taiwan win, corrected into the dealer's after the table moved to riichi, carried
+    # the Taiwan 連莊 into riichi as 1本場: 2100 from each player, not 2000 (helper 64).
+    table(bare_client, variant="taiwan", seat_wind="S", self_draw=True)
+    hand = bare_client.post("/api/typed", json=MELDS_HAND).get_json()
+    dealt = session(bare_client)["session"]
+    assert dealt["streak"] == 0
+    assert table(bare_client, variant="riichi", seat_wind="E")["honba"] == 0
+    fixed = bare_client.post(f"/api/hands/{hand['id']}/fix", json={"context": {"seat_wind": "E"}})
+    assert fixed.status_code == 200 and fixed.get_json()["result"]["winning"] is True
+    assert bare_client.get("/api/context").get_json()["honba"] == 0
+    after = session(bare_client)["session"]
+    assert (
+        after["streak"] == 0 and after["dealer"] != dealt["dealer"]
+    )  # the dealer won: his deal again
+    # Changed straight back, the Taiwan run is the corrected hand's: the dealer's 連1.
+    table(bare_client, variant="taiwan")
+    assert session(bare_client)["session"]["streak"] == 1
