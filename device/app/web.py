@@ -48,6 +48,10 @@ from vision.tile_sets import UNSAID_BACKS, Backs
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
 MAX_JSON_BYTES = 1024 * 1024  # a request body other than a photo: a fix or settings are a few KB
 UPLOAD_TYPES = {"image/jpeg", "image/png", "image/webp", "image/bmp"}
+SAME_UPLOAD_WITHIN_S = 10.0
+"""A photo sent again this soon after its hand was recorded is the one photo sent twice: longer
+than a typed hand's double tap (``typed.SAME_TYPED_WITHIN_S``), since the file is picked again,
+and far shorter than any hand is played in."""
 STATIC = Path(__file__).parent / "static"
 CAMERA_RETRY_S = 2.0  # a failed camera is opened again at most this often
 PIN_TRIES = 5  # wrong PINs from one address before it must wait
@@ -711,8 +715,9 @@ def create_app(
             raise TilescoreError("send the photo as form field 'photo'")
         if upload.mimetype not in UPLOAD_TYPES:
             raise TilescoreError(f"photo type {upload.mimetype!r} is not JPEG, PNG, WebP or BMP")
+        sent_at = time.time()  # before the read: a second send may wait on the first's
         image = service.decode_upload(upload.read())
-        return jsonify(_score_image(image))
+        return jsonify(_score_image(image, sent_at=sent_at))
 
     @app.post("/api/typed")
     def score_typed() -> Any:
@@ -738,13 +743,16 @@ def create_app(
             return jsonify(_hand_view(state.store.hand(hand_id)))
 
     def _score_image(
-        image: Any, still_seq: int | None = None, taps_scored: int | None = None
+        image: Any,
+        still_seq: int | None = None,
+        taps_scored: int | None = None,
+        sent_at: float | None = None,
     ) -> dict[str, Any]:
         """Read, score and record a photo. ``still_seq``: the still-hand count when a Score tap
         came; a still hand recorded while the tap waited for the lock is the hand it meant.
         ``taps_scored``: the tap count then; a hand another tap recorded meanwhile, likewise
         (two taps at once: a short or xiangqi hand, which no reading tells apart, was kept
-        twice)."""
+        twice). ``sent_at``: when an uploaded photo came (``uploaded_again``)."""
         with state.lock:
             if (
                 still_seq is not None
@@ -787,6 +795,12 @@ def create_app(
                 # deal twice; it is shown instead, to correct or undo there.
                 state.still.handled(image)
                 return _shown_again(latest)
+            if (
+                sent_at is not None
+                and latest is not None
+                and uploaded_again(latest, detections, reading, context, sent_at)
+            ):
+                return _shown_again(latest)  # the photo sent twice: paid once, dealt on once
             result = service.score_reading(reading, context)
             session = session or _new_session()  # it starts where _context_for(None) said
             hand_id = _record_hand(session.id, image, detections, reading, context, result)
@@ -1247,6 +1261,25 @@ def _red_fives(context: dict[str, Any]) -> bool:
         return service.uses_red_fives(context)
     except TilescoreError:
         return False  # a bad rule option is reported by the scorer; the picker just shows fives
+
+
+def uploaded_again(
+    latest: dict[str, Any],
+    detections: list[dict[str, Any]],
+    reading: dict[str, Any],
+    context: dict[str, Any],
+    sent_at: float,
+) -> bool:
+    """Whether an uploaded photo is the session's latest hand's sent again: its tiles read
+    alike, as a Score tap's are judged (``same_hand``, ``same_scene``), sent within
+    ``SAME_UPLOAD_WITHIN_S`` of the hand's recording (or before it, waiting on its read), and
+    to the same table. Sent again after a change on the Table screen, it is the hand as it should
+    have been scored; long after, a new hand of the same tiles: each is recorded."""
+    if sent_at - float(latest.get("created") or 0) >= SAME_UPLOAD_WITHIN_S:
+        return False
+    if table_context.table_said(latest["context"]) != table_context.table_said(context):
+        return False
+    return same_hand(reading, latest["reading"]) or same_scene(detections, latest["detections"])
 
 
 def _hand_summary(hand: dict[str, Any], seats: dict[str, str]) -> dict[str, Any]:

@@ -4,6 +4,7 @@ import io
 import json
 import shutil
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -482,6 +483,34 @@ def test_a_large_upload_is_read_and_kept_at_the_size_the_models_read(hand_client
     cut = {"photo": (io.BytesIO(jpeg[: len(jpeg) // 2]), "cut.jpg", "image/jpeg")}
     refused = hand_client.post("/api/upload", data=cut, content_type="multipart/form-data")
     assert refused.status_code == 400 and "truncated" in refused.get_json()["error"]
+
+
+def test_the_same_photo_uploaded_twice_is_recorded_once(tmp_path, monkeypatch):
+    # Sent twice with Photo…, it was recorded twice: paid twice, the deal moved twice (helper
+    # 64). A Score tap of the same tiles was shown again already.
+    def upload(client):
+        photo = (PHOTOS / "taiwan-pinghu.jpg").read_bytes()
+        data = {"photo": (io.BytesIO(photo), "IMG_1.jpg", "image/jpeg")}
+        sent = client.post("/api/upload", data=data, content_type="multipart/form-data")
+        assert sent.status_code == 200, sent.get_json()
+        return sent.get_json()
+
+    labels = _label_reader()
+    with app_reading(tmp_path, reads=lambda: labels(None)).test_client() as client:
+        client.post("/api/context", json={"seat_wind": "S", "self_draw": False, "discarder": "W"})
+        first = upload(client)
+        assert first["result"]["winning"] is True and "repeat_of" not in first
+        assert upload(client)["repeat_of"] == first["id"]
+        # Sent again after a change on the Table screen: the hand as it should have been.
+        client.post("/api/context", json={"discarder": "N"})
+        rescored = upload(client)
+        assert "repeat_of" not in rescored and rescored["context"]["discarder"] == "N"
+        # Long after, the same tiles are a new hand.
+        later = time.time() + 600
+        monkeypatch.setattr(time, "time", lambda: later)
+        assert "repeat_of" not in upload(client)
+        hands = client.get("/api/session").get_json()["hands"]
+        assert len(hands) == 3 and first["id"] == hands[0]["id"]
 
 
 def test_network_clients_need_the_pin_and_guessing_is_slowed(tmp_path):

@@ -227,14 +227,19 @@ async function switchStill(event) {
   }
 }
 
+// What the status line says of a photo's hand: scored, or one recorded already shown again.
+function scoredNote(hand) {
+  return hand.repeat_of
+    ? `the same tiles as hand ${hand.repeat_of}: shown, not scored again (undo it to score anew)`
+    : "scored";
+}
+
 async function scoreNow() {
   $("#score-button").disabled = true;
   setStatus("reading the tiles…");
   try {
     const hand = await api("/api/score", { method: "POST" });
-    showScored(hand, hand.repeat_of
-      ? `the same tiles as hand ${hand.repeat_of}: shown, not scored again (undo it to score anew)`
-      : "scored");
+    showScored(hand, scoredNote(hand));
   } catch (error) {
     setStatus(error.message, true);
     offerTyping(error);
@@ -250,7 +255,7 @@ async function uploadPhoto(file) {
   setStatus("reading the tiles…");
   try {
     const hand = await api("/api/upload", { method: "POST", body: form });
-    showScored(hand, "scored");
+    showScored(hand, scoredNote(hand));
   } catch (error) {
     setStatus(error.message, true);
     offerTyping(error);
