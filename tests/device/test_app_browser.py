@@ -1029,3 +1029,24 @@ def test_the_scoreboard_shows_each_rule_sets_totals_apart(server, browser):
     assert "台灣" in page.inner_text("#totals thead")
     south = page.locator("#totals tbody tr").nth(1).inner_text()
     assert re.search(r"South\s+-\d+\s+\+3000", south), south
+
+
+def test_a_winner_tap_corrects_the_hand_whatever_discarder_the_table_saved(server, browser):
+    # Another phone saved South as the next hand's discarder: tapping South as this hand's
+    # winner posted {seat_wind: S} to the table first, was refused ("discarder S is the
+    # winner") and never corrected the hand (helper 64).
+    page = _table(server, browser)
+    page.click("#score-button")
+    page.wait_for_selector("#total:not(:empty)")
+    page.click("#from-row button[data-key=W]")
+    page.wait_for_selector("#from-row button.on[data-key=W]")
+    hand_id = page.evaluate("currentHand.id")
+    saved = page.request.post(server + "api/context", data={"discarder": "S"})
+    assert saved.ok, saved.text()
+    page.click("#winner-row button[data-key=S]")
+    page.wait_for_selector("#winner-row button.on[data-key=S]")
+    hand = page.request.get(server + f"api/hands/{hand_id}").json()
+    assert (hand["context"]["seat_wind"], hand["context"]["discarder"]) == ("S", "W")
+    table = page.request.get(server + "api/context").json()
+    assert (table["seat_wind"], table["discarder"]) == ("S", None)  # fitted to the table
+    assert page.locator("#status .bad").count() == 0

@@ -722,13 +722,33 @@ async function changeHowWon(change, handOnly = {}) {
   try {
     // Remembered for the next hands only from the hand scored last: an older hand's chairs
     // are its own.
-    if (change && currentHand && (await isTablesLatest(currentHand.id))) {
-      await post("/api/context", change);
+    const remember = change && currentHand && (await isTablesLatest(currentHand.id));
+    // The hand first: the table's refusal of the change (a discarder saved since, by another
+    // phone or a change of rule set) left the hand uncorrected.
+    if ((await fix({ context: { ...change, ...handOnly } })) && remember) {
+      await rememberHowWon(change);
     }
-    await fix({ context: { ...change, ...handOnly } });
     await loadContext();
   } catch (error) {
     setStatus(error.message, true);
+  }
+}
+
+// The hand's winner or discarder kept for the next hand, fitted to the table as saved now
+// rather than as the hand has it: a winner tapped who is the table's discarder discards no
+// more, and the table's other discarder stays. One the table refuses all the same is said,
+// and not kept; the hand stays corrected.
+async function rememberHowWon(change) {
+  const table = await api("/api/context");
+  const fitted = { ...change };
+  if ("seat_wind" in change) {
+    delete fitted.discarder;  // the hand's, cleared where it was the winner's
+    if (table.discarder === change.seat_wind) fitted.discarder = null;
+  }
+  try {
+    await post("/api/context", fitted);
+  } catch (error) {
+    setStatus(`corrected; not kept for the next hand: ${error.message}`, true);
   }
 }
 
@@ -830,12 +850,15 @@ function openPicker(index) {
   $("#picker").showModal();
 }
 
+// Whether the correction was saved.
 async function fix(body) {
   try {
     renderHand(await post(`/api/hands/${currentHand.id}/fix`, body));
     setStatus("corrected");
+    return true;
   } catch (error) {
     setStatus(error.message, true);
+    return false;
   }
 }
 
