@@ -132,10 +132,26 @@ MINGJIANG_NEVER_TOGETHER = (
 def _seats_out(hand: Hand) -> tuple[str, ...]:
     """The seats out of the hand (``seats_out``, checked); none under 方案二, whatever the
     option still names: there a 雞糊 is a 詐糊 (唔可以食雞糊) and leaves no seat out (the app
-    keeps the option as hands go, and a table may switch 方案 mid-hand)."""
+    keeps the option as hands go, and a table may switch 方案 mid-hand).
+
+    A seat out is one whose discards nobody may win (其他人唔可以...食佢打啲牌): a win on one is
+    refused here, in the check every hand passes, whatever it would score (a 雞糊 returned
+    before the payments were worked out, and was taken). A declared 詐糊 (event ``false_win``)
+    is not refused: calling a win on such a discard is one."""
     if hand.rules["chicken_hand"] == "false_win":
         return ()
-    return seats_out(hand.rules, hand.context.seat_wind)
+    ctx = hand.context
+    out = seats_out(hand.rules, ctx.seat_wind)
+    discarder = None if ctx.self_draw else ctx.discarder
+    if (
+        discarder is not None
+        and discarder in out
+        and not (ctx.events and Event.FALSE_WIN in ctx.events)
+    ):
+        raise HandError(
+            f"discarder {discarder} already won a 雞糊 this hand: its discards cannot be won"
+        )
+    return out
 
 
 class Mingjiang(Variant):

@@ -74,12 +74,9 @@ def _seats_text(given: str) -> str:
 def win_payments(
     ctx: WinContext, fan: int, rules: Mapping[str, Any], out: tuple[str, ...]
 ) -> tuple[Payment, ...]:
-    """Who pays the winner, per 授受法. A discard win with no discarder named pays nothing here."""
+    """Who pays the winner, per 授受法. A discard win with no discarder named pays nothing here.
+    A discard of a seat in ``out`` the hand's check has refused (``mingjiang._seats_out``)."""
     discarder = None if ctx.self_draw else ctx.discarder
-    if discarder is not None and discarder in out:
-        raise HandError(
-            f"discarder {discarder} already won a 雞糊 this hand: its discards cannot be won"
-        )
     return _payments(
         ctx.seat_wind, ctx.self_draw, discarder, fan, bool(rules["dealer_extra_fan"]), out
     )
