@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scoring.hand import Meld
+from scoring.hand import Meld, MeldType
 from scoring.notation import format_tiles, sort_tiles
 from scoring.tiles import PIECES, Suit, Tile
 
@@ -136,10 +136,14 @@ class Reading:
         return self.groups[1]
 
     def describe(self) -> str:
+        """The reading as players write it: the shape when special, ``[...]`` a claimed meld (a
+        concealed kong is no claimed meld: written bare, as every rule set writes it), ``*`` the
+        group the winning tile completed."""
         parts = [] if self.shape is Shape.STANDARD else [self.shape.value]
+        claimed = self.meld is not None and self.meld.type is not MeldType.CONCEALED_KONG
         for i, group in enumerate(self.groups):
             text = format_tiles(group)
-            if i == 0 and self.meld is not None:
+            if i == 0 and claimed:
                 text = f"[{text}]"
             parts.append(f"{text}*" if i == self.win_group else text)
         return " ".join(parts)

@@ -58,3 +58,22 @@ def test_every_special_shape_has_a_case():
         if result.get("winning"):
             shapes.add(result["shape"])
     assert shapes >= {"面子+對子", "將帥領兵", "兵卒襲將", "五路聯軍", "兩對", "鐵支"}
+
+
+@pytest.mark.parametrize(
+    ("meld", "written"),
+    [
+        ("concealed_kong:兵兵兵兵", "兵兵兵兵 車車*"),
+        ("concealed_kong:兵兵兵兵兵", "兵兵兵兵兵 車車*"),
+        ("kong:兵兵兵兵", "[兵兵兵兵] 車車*"),
+        ("pon:兵兵兵", "[兵兵兵] 車車*"),
+    ],
+)
+def test_only_a_claimed_meld_is_written_in_brackets(meld, written):
+    # README: `[...]` marks a claimed meld. A concealed kong was written in brackets as if
+    # claimed ([兵兵兵兵] 車車*), where the other rule sets write it bare.
+    hand = {"hand": "車車", "win_tile": "車", "melds": [meld], "self_draw": True}
+    if "kong" in meld:
+        hand["events"] = ["after_kong"]
+    result = score_json({"variant": "xiangqi", **hand})
+    assert result["decomposition"] == written, result.get("error")
