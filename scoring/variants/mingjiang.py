@@ -351,13 +351,18 @@ def describe(view: MingjiangView) -> str:
     """The reading as players write it: ``*`` marks the set the winning tile ended, ``[...]`` a
     claimed meld."""
     if view.shape is not Shape.STANDARD:
+        # 七對子 and 十三么九: ``*`` on the pair or single of the winning tile's kind, once (four
+        # of a kind are two pairs in 七對子), as riichi marks them.
         counts = view.facts.concealed_counts
+        win = view.facts.win_index
         if view.shape is Shape.SEVEN_PAIRS:
-            return " ".join(
-                _group_text(PAIR, i, True) for i, c in enumerate(counts) for _ in range(c // 2)
-            )
+            groups = [(PAIR, i) for i, c in enumerate(counts) for _ in range(c // 2)]
+        else:
+            groups = [(PAIR if c == 2 else -1, i) for i, c in enumerate(counts) if c]
+        marked = next((n for n, (_, i) in enumerate(groups) if i == win), None)
         return " ".join(
-            _group_text(PAIR if c == 2 else -1, i, True) for i, c in enumerate(counts) if c
+            _group_text(kind, i, True) + ("*" if n == marked else "")
+            for n, (kind, i) in enumerate(groups)
         )
     assert view.pair is not None
     parts = [_group_text(PAIR, view.pair, True) + ("*" if view.win_group is None else "")]
