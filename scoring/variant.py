@@ -225,7 +225,15 @@ class Variant:
                 if given
             ]
             if counted:
-                streak = "; its dealer's streak is dealer_streak" if ctx.honba else ""
+                # A dealer's repeats are said as dealer_streak where they count, riichi's honba
+                # being no such streak; a rule set whose deal passes every hand counts neither.
+                streak = ""
+                if ctx.honba:
+                    streak = (
+                        "; its dealer's streak is dealer_streak"
+                        if self.dealer_repeats
+                        else ", nor is a dealer's streak (dealer_streak): the deal passes every hand"
+                    )
                 raise HandError(f"{counted[0]} are not counted in {self.name}{streak}")
         if self.seats_by_wind:
             self._check_sources(hand)

@@ -185,11 +185,18 @@ def _check_payments(result: Mapping[str, Any], context: Mapping[str, Any]) -> No
 def _score_context(context: dict[str, Any]) -> dict[str, Any]:
     """What of the app's context the scorer takes, in its words: a rule set without winds
     (xiangqi) is told who deals and where the others sit from the winner (seats.for_scorer);
-    the riichi sticks by chair as their count (``_sticks_paid_by_chairs`` pays them back)."""
+    the riichi sticks by chair as their count (``_sticks_paid_by_chairs`` pays them back); no
+    dealer's streak to a rule set whose deal passes every hand (明將, 冇冧莊), which refuses one:
+    the session's run, or the one a hand moved there by a correction keeps (to have it back if
+    moved back), counts nothing there, and the app shows none for it."""
+    from scoring.variant import find_variant
+
     given = {k: v for k, v in context.items() if k in CONTEXT_KEYS and v is not None}
     sticks = given.pop("riichi_sticks_by", None)
     if sticks:
         given["riichi_sticks"] = sum(sticks.values())
+    if not find_variant(context.get("variant") or "taiwan").dealer_repeats:
+        given.pop("dealer_streak", None)
     return for_scorer(given, _seats_by_wind(context))
 
 

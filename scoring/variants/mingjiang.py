@@ -181,6 +181,13 @@ class Mingjiang(Variant):
             )
         if ctx.players != 4:
             raise HandError(f"mingjiang is played by 4 players, got players {ctx.players}")
+        if ctx.dealer_streak:
+            # 002: 冇冧莊, 無本場分. Taken without a word, a table that gave one would think it
+            # scored (as riichi refuses a dealer_streak, and the others honba).
+            raise HandError(
+                f"dealer_streak {ctx.dealer_streak} is not counted in mingjiang: the deal passes"
+                " every hand (冇冧莊) and no streak is paid (無本場分)"
+            )
         _seats_out(hand)
         # 002: 王牌十四隻 (DEAD_WALL_PAIRS)
         check_never_together(hand, NEVER_TOGETHER + DEAD_WALL_PAIRS + MINGJIANG_NEVER_TOGETHER)

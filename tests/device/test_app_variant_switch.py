@@ -109,3 +109,30 @@ def test_typed_groups_moved_to_another_rule_set_say_nothing_of_the_photos_other_
         url = f"/api/hands/{hand['id']}/fix"
         moved = client.post(url, json={"context": {"variant": "xiangqi"}}).get_json()
         assert not any("piece" in p for p in moved["problems"]), moved["problems"]
+
+
+def test_a_hand_moved_to_mingjiang_scores_without_the_streak_it_keeps(tmp_path):
+    # 明將 counts no dealer's streak (冇冧莊, 無本場分) and refuses one given: the app keeps the
+    # hand's streak (moved back, the hand has it again) but sends 明將 none.
+    with app_reading(tmp_path).test_client() as client:
+        _table(client, "taiwan")
+        hand = typed(client, RIICHI_HAND)
+        moved = client.post(
+            f"/api/hands/{hand['id']}/fix", json={"context": {"variant": "mingjiang"}}
+        ).get_json()
+        assert "error" not in moved["result"], moved["result"]
+        assert moved["result"]["winning"] and moved["context"]["dealer_streak"] == 3
+        back = client.post(
+            f"/api/hands/{hand['id']}/fix",
+            json={"context": {"variant": "taiwan"}, **TAIWAN_HAND, "flowers": ""},
+        ).get_json()
+        assert back["context"]["dealer_streak"] == 3
+        assert any(i["code"] == "dealer_streak" for i in back["result"]["items"]), back["result"]
+
+
+def test_a_mingjiang_table_given_a_streak_still_scores_its_hands(tmp_path):
+    with app_reading(tmp_path).test_client() as client:
+        _table(client, "mingjiang")
+        hand = typed(client, RIICHI_HAND)
+        assert "error" not in hand["result"], hand["result"]
+        assert hand["result"]["winning"]

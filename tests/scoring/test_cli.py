@@ -158,6 +158,20 @@ def test_riichi_counters_are_refused_where_they_are_not_counted():
         assert run.returncode == 2 and said in run.stderr, run.stderr
 
 
+def test_mingjiang_refuses_a_dealer_streak_as_it_refuses_honba():
+    # 002: 冇冧莊, 無本場分. The honba error pointed to dealer_streak, which 明將 took and read
+    # nothing of: a table that gave either would think it scored.
+    hand = ["--variant", "mingjiang", "--seat", "S", "--hand", "19m19p19s1234567z1m", "--win"]
+    hand += ["1m", "--discarder", "W"]
+    honba = tilescore("score", *hand, "--honba", "3")
+    assert honba.returncode == 2 and "its dealer's streak is dealer_streak" not in honba.stderr
+    assert "honba (本場) are not counted in mingjiang, nor is a dealer's streak" in honba.stderr
+    streak = tilescore("score", *hand, "--streak", "2")
+    assert streak.returncode == 2 and streak.stderr.count("\n") == 1, streak.stderr
+    assert "dealer_streak 2 is not counted in mingjiang" in streak.stderr
+    assert tilescore("score", *hand, "--streak", "0").returncode == 0
+
+
 def test_bad_input_is_one_line_without_traceback():
     run = tilescore("score", "--hand", "123x", "--win", "1m")
     assert run.returncode == 2
