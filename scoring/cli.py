@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring import strict_json
-from scoring.errors import HandError, TilescoreError
+from scoring.errors import RuleOptionError, TilescoreError
 from scoring.hand_json import score_json
 from scoring.result_notes import notes, total_note
 from scoring.variant import variant_names
@@ -70,6 +70,22 @@ def parse_rule_value(text: str) -> Any:
         return text
 
 
+def parse_rules(given: list[str]) -> dict[str, Any]:
+    """The ``--rule NAME=VALUE`` options as a dict of rule options. A rule given twice is an
+    error: the last one was kept without a word, and the table that typed the first thought it
+    counted."""
+    rules: dict[str, Any] = {}
+    for rule in given:
+        name, sep, value = rule.partition("=")
+        if not sep:
+            raise RuleOptionError(f"rule option {rule!r} must be written NAME=VALUE")
+        name = name.strip()
+        if name in rules:
+            raise RuleOptionError(f"rule {name} given twice: give each --rule once")
+        rules[name] = parse_rule_value(value.strip())
+    return rules
+
+
 def hand_from_options(args: argparse.Namespace) -> dict[str, Any]:
     data: dict[str, Any] = {"variant": args.variant or "taiwan", "hand": args.hand}
     for key in (
@@ -96,12 +112,7 @@ def hand_from_options(args: argparse.Namespace) -> dict[str, Any]:
         data["self_draw"] = True
     if args.events:
         data["events"] = args.events.replace(",", " ").split()
-    rules = {}
-    for rule in args.rule:
-        name, sep, value = rule.partition("=")
-        if not sep:
-            raise HandError(f"rule option {rule!r} must be written NAME=VALUE")
-        rules[name.strip()] = parse_rule_value(value.strip())
+    rules = parse_rules(args.rule)
     if rules:
         data["rules"] = rules
     return data

@@ -19,10 +19,8 @@ total that is not 600) is a one-line ``error: ...`` on stderr and exit status 2.
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from scoring.cli import parse_rule_value, write_json, write_text
-from scoring.errors import RuleOptionError
+from scoring.cli import parse_rules, write_json, write_text
 from scoring.settle import OPTIONS, SEAT_NAMES, GameState, Settlement, check_scores, settle
 
 
@@ -46,19 +44,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _rules(given: list[str]) -> dict[str, Any]:
-    rules: dict[str, Any] = {}
-    for rule in given:
-        name, sep, value = rule.partition("=")
-        if not sep:
-            raise RuleOptionError(f"rule option {rule!r} must be written NAME=VALUE")
-        rules[name.strip()] = parse_rule_value(value.strip())
-    return rules
-
-
 def run(args: argparse.Namespace) -> int:
     game = GameState(check_scores(args.scores), args.after, args.limit)
-    result = settle(game, _rules(args.rule))
+    result = settle(game, parse_rules(args.rule))
     if args.json:
         write_json(result.to_json())
     else:

@@ -172,6 +172,22 @@ def test_mingjiang_refuses_a_dealer_streak_as_it_refuses_honba():
     assert tilescore("score", *hand, "--streak", "0").returncode == 0
 
 
+def test_a_rule_given_twice_is_refused():
+    # The last one was kept without a word: --rule base=100 --rule base=200 scored at 200.
+    hand = ["--hand", "123456789m111222z77z", "--win", "2z", "--self-draw"]
+    for twice in (["base=100", "base=200"], ["base=100", " base = 100"]):
+        run = tilescore(
+            "score", "--variant", "taiwan", *hand, "--rule", twice[0], "--rule", twice[1]
+        )
+        assert run.returncode == 2 and run.stdout == "", run.stdout
+        assert run.stderr.startswith("error: rule base given twice"), run.stderr
+        assert run.stderr.count("\n") == 1
+    once = tilescore(
+        "score", "--variant", "taiwan", *hand, "--rule", "base=100", "--rule", "tai_value=20"
+    )
+    assert once.returncode == 0, once.stderr
+
+
 def test_bad_input_is_one_line_without_traceback():
     run = tilescore("score", "--hand", "123x", "--win", "1m")
     assert run.returncode == 2

@@ -235,6 +235,10 @@ def test_cli_negative_score_and_limit():
         (("150", "150", "150"), "got 3"),
         (("150", "150", "abc", "150"), "score of W"),
         (("150", "150", "150", "150", "--rule", "bogus=1"), "unknown rule option"),
+        (
+            ("150",) * 4 + ("--rule", "start_points=250", "--rule", "start_points=300"),
+            "rule start_points given twice",
+        ),
         (("150", "150", "150", "150", "--after", "Z9"), "is not one of"),
     ],
 )
