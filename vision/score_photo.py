@@ -18,6 +18,7 @@ from vision.annotate import (
     draw_unseen,
     write_image,
 )
+from vision.detection import PhotoReading
 from vision.images import load_photo
 from vision.layout import Reading, reconstruct
 from vision.models import SHIPPED_MODELS
@@ -39,18 +40,18 @@ def score_photo_command(args: argparse.Namespace) -> int:
     decoded = load_photo(photo)
     variant = table["variant"]
     pipeline = load_pipeline(Path(args.models or SHIPPED_MODELS), variant=variant)
-    read = pipeline.read(
-        decoded.pixels,
-        # A five painted red is read as the plain five where the rule set counts no red fives.
-        red_fives=red_fives_in_play(variant, table.get("rules")),
-        backs=backs,
-        flowers=flowers_in_play(variant),
-    )
+    # A five painted red is read as the plain five where the rule set counts no red fives.
+    red_fives = red_fives_in_play(variant, table.get("rules"))
+    flowers = flowers_in_play(variant)
+    read = pipeline.read(decoded.pixels, red_fives=red_fives, backs=backs, flowers=flowers)
     tiles = [t.to_json() for t in read.scaled(*decoded.scale).tiles]
     # The hand was laid down because it won: a reading that is no winning hand under these rules
-    # is completed by the doubtful tiles' runner-ups where they make it one.
+    # is completed by the doubtful tiles' runner-ups where they make it one; a hand short of
+    # tiles is read again where the layout says a missed one lies.
     wins = wins_under(table)
-    layout_reading = reconstruct(tiles, variant, wins=wins)
+    look = pipeline.place_reader(decoded.pixels, decoded.scale, red_fives, flowers)
+    layout_reading = reconstruct(tiles, variant, wins=wins, look=look)
+    tiles += [t.to_json() for t in layout_reading.looked]
     layout = layout_reading.to_json()
     hand: dict[str, Any] = {**table, **{k: layout[k] for k in ("hand", "win_tile", "flowers")}}
     hand["melds"] = layout["melds"]
@@ -58,7 +59,10 @@ def score_photo_command(args: argparse.Namespace) -> int:
         hand.pop("win_tile")
     result = score_json(hand)
     if target is not None:
-        _annotate(decoded.pixels, read.tiles, layout_reading, result, target, decoded.scale)
+        across, down = decoded.scale
+        looked = PhotoReading(layout_reading.looked).scaled(1 / across, 1 / down).tiles
+        drawn = (*read.tiles, *looked)
+        _annotate(decoded.pixels, drawn, layout_reading, result, target, decoded.scale)
     if args.json:
         out = {"tiles": tiles, "reading": layout, "result": result, "problems": layout["problems"]}
         write_json(out)

@@ -10,7 +10,7 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -24,6 +24,9 @@ from scoring.notation import format_tiles, parse_tiles
 from scoring.tiles import tile_from_code
 from vision.labels import IGNORED_CODE
 from vision.tile_sets import UNSAID_BACKS, Backs
+
+if TYPE_CHECKING:
+    from vision.layout.missed_places import Look
 
 
 @dataclass
@@ -76,6 +79,21 @@ class Reader:
         # them to make a meld or a winning hand.
         return [d.to_json() for d in reading.tiles]
 
+    def place_reader(
+        self, image: np.ndarray, red_fives: bool = True, variant: str | None = None
+    ) -> Look:
+        """What the pipeline that read ``image`` (``read``, for ``variant``'s tables) reads
+        where the layout says a missed tile lies (``TilePipeline.read_places``); nothing where
+        none read it."""
+        from scoring.variant import flowers_in_play
+
+        pipeline = self._pipelines.get(variant)
+        if pipeline is None:
+            return lambda places: []
+        look: Look
+        look = pipeline.place_reader(image, red_fives=red_fives, flowers=flowers_in_play(variant))
+        return look
+
     def check(self) -> str | None:
         """Why the models cannot be loaded, found without loading them (the metadata and the
         files it names), so the display can say so before anyone taps Score."""
@@ -108,6 +126,22 @@ def uses_red_fives(context: dict[str, Any]) -> bool:
     return red_fives_in_play(context.get("variant") or "taiwan", context.get("rules"))
 
 
+def read_hand(
+    reader: Reader, image: np.ndarray, context: dict[str, Any]
+) -> tuple[list[dict[str, Any]], dict[str, Any], tuple[str, ...]]:
+    """A photo read under the table's ``context``: its detections, the tiles read where the
+    detector missed one after them (``vision.layout.missed_places``), the hand rebuilt from
+    them, and its problems' kinds (``rebuild``)."""
+    red_fives = uses_red_fives(context)
+    try:
+        detections = reader.read(image, red_fives, context.get("variant"))
+    except TilescoreError as error:
+        raise TilescoreError(f"cannot read tiles: {error}") from None
+    look = reader.place_reader(image, red_fives, context.get("variant"))
+    reading, kinds, looked = _rebuilt(detections, context["variant"], context, look)
+    return detections + looked, reading, kinds
+
+
 def reconstruct(
     detections: list[dict[str, Any]], variant: str, context: dict[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -123,22 +157,38 @@ def rebuild(
 ) -> tuple[dict[str, Any], tuple[str, ...]]:
     """``reconstruct``'s reading, and the kind of each of its problems (stable names, in the
     problems' order), for the still-hand check to tell a half-laid hand from a doubtful read."""
+    reading, kinds, _ = _rebuilt(detections, variant, context)
+    return reading, kinds
+
+
+def _rebuilt(
+    detections: list[dict[str, Any]],
+    variant: str,
+    context: dict[str, Any] | None = None,
+    look: Look | None = None,
+) -> tuple[dict[str, Any], tuple[str, ...], list[dict[str, Any]]]:
+    """``rebuild``'s reading and kinds, and the detect JSON of the tiles ``look`` read where
+    the detector missed one, which the reading counts after ``detections``."""
     from vision.layout.reconstruct import reconstruct as layout
 
     try:
         wins = None if context is None else wins_under(_score_context(context))
     except TilescoreError:
         wins = None  # a context the scorer cannot take completes nothing; scoring says why
-    reading = layout(detections, variant, wins=wins)
+    reading = layout(detections, variant, wins=wins, look=look)
     kinds = tuple(p.kind for p in reading.problems)
-    return {
-        **reading.to_json(),
-        "groups": [{"role": g.role, "tiles": list(g.tiles)} for g in reading.groups],
-        # Which problem is which, so an edit can leave out those it makes stale, and the tile
-        # taken for one not found, which a tile the player added is not (edits.py).
-        "problem_kinds": list(kinds),
-        **({"taken": reading.taken} if reading.taken else {}),
-    }, kinds
+    return (
+        {
+            **reading.to_json(),
+            "groups": [{"role": g.role, "tiles": list(g.tiles)} for g in reading.groups],
+            # Which problem is which, so an edit can leave out those it makes stale, and the tile
+            # taken for one not found, which a tile the player added is not (edits.py).
+            "problem_kinds": list(kinds),
+            **({"taken": reading.taken} if reading.taken else {}),
+        },
+        kinds,
+        [tile.to_json() for tile in reading.looked],
+    )
 
 
 def score_reading(reading: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:

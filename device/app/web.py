@@ -445,13 +445,7 @@ def create_app(
         """The recorded hand's id, or why the still scene was not recorded."""
         session = state.store.current_session()
         context = _context_for(session)
-        try:
-            detections = state.reader.read(
-                image, service.uses_red_fives(context), context.get("variant")
-            )
-        except TilescoreError as error:
-            raise TilescoreError(f"cannot read tiles: {error}") from None
-        reading, kinds = service.rebuild(detections, context["variant"], context)
+        detections, reading, kinds = service.read_hand(state.reader, image, context)
         result = service.score_reading(reading, context)
         from vision.layout.sizes import expected_size
 
@@ -766,15 +760,8 @@ def create_app(
                 return _shown_again(latest)
             service.check_photo_size(image)  # one that cannot be kept is not read first
             context = _context_for(session)  # before the first hand: the session it will start
-            try:
-                detections = state.reader.read(
-                    image, service.uses_red_fives(context), context.get("variant")
-                )
-            except TilescoreError as error:
-                raise TilescoreError(f"cannot read tiles: {error}") from None
+            detections, reading, kinds = service.read_hand(state.reader, image, context)
             height, width = image.shape[:2]
-            reading = service.reconstruct(detections, context["variant"], context)
-            kinds = reading.get("problem_kinds", [])
             # Nothing at all on the photo; tiles the rule set has not (a xiangqi hand at a table
             # set to Taiwan) are a hand to record, whose problems say why, for the rule set to
             # be changed.

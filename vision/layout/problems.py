@@ -51,6 +51,16 @@ def substituted(tile: LayoutTile, used: str, kind: str) -> Problem:
     )
 
 
+def read_in_place(tile: LayoutTile) -> Problem:
+    """A tile the detector missed, read where the layout said one lies (``missed_places``): no
+    box found it, so a person checks it as any doubtful read."""
+    return Problem(
+        "low_confidence",
+        f"tile {tile.label} not found by the detector, read in its place in the hand: check it",
+        (tile.index,),
+    )
+
+
 def stray(tile: LayoutTile) -> Problem:
     return Problem(
         "stray", f"tile {tile.label} lies apart from the hand: not counted", (tile.index,)

@@ -11,6 +11,9 @@ from scoring.notation import format_tiles
 from scoring.tiles import tile_from_code
 from vision.layout.problems import Problem
 
+Box = tuple[float, float, float, float]
+"""(x1, y1, x2, y2) in the detections' pixels."""
+
 
 def compact(codes: Sequence[str]) -> str:
     """Codes in compact notation (``"123m55z"``); anything unparsable is left out."""
@@ -91,6 +94,14 @@ class Reading:
     """For a hand a meld short, where a missed tile broke a meld and several tiles would make
     it whole and the hand win (a chi missing an end): the found tiles (indices into the
     detections) and each meld they would be; empty otherwise."""
+    places: tuple[Box, ...] = ()
+    """For a hand short of tiles, where one the detector missed may lie, for the photo to be
+    read there (``vision.layout.missed_places``); not written by ``to_json``."""
+    looked: tuple[Any, ...] = ()
+    """The tiles read in those places that this reading holds (as the ``look`` given to
+    ``reconstruct`` gave them: ``vision.detection.Detection``): the detections' indices go on
+    past the caller's own with them, in this order, so a caller keeping the detections adds
+    them; not written by ``to_json``, whose problems say them."""
 
     def hand_json(self) -> dict[str, Any]:
         """Just the keys ``tilescore score --json`` accepts."""

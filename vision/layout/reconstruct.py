@@ -20,9 +20,10 @@ from vision.layout.flower_misreads import flower_as_missing_tile
 from vision.layout.gap import fitting, missing_box, missing_place
 from vision.layout.geometry import Frame, against_the_row, measure, runs_down
 from vision.layout.melds import MeldGuess, claimed_from, type_meld
+from vision.layout.missed_places import Look, places_to_look, read_in_places
 from vision.layout.overlaps import Overlap, clear_of, find_overlaps
 from vision.layout.problems import Problem
-from vision.layout.reading import Group, MeldReading, Reading, Unseen, compact
+from vision.layout.reading import Box, Group, MeldReading, Reading, Unseen, compact
 from vision.layout.rows import Run, chain_rows, split_groups, without
 from vision.layout.short_melds import (
     ShortKong,
@@ -59,6 +60,7 @@ def reconstruct(
     variant: str | None = None,
     seat: str | None = None,
     wins: Callable[[Mapping[str, Any]], bool] | None = None,
+    look: Look | None = None,
 ) -> Reading:
     """The best reading of a laid-down hand, with the problems found on the way; never raises
     for a strange layout. ``seat`` (the winner's wind) lets claimed melds name their source.
@@ -66,9 +68,33 @@ def reconstruct(
     ``wins`` says whether a reading (``Reading.hand_json()``) is a winning hand under the table's
     rules; given, a concealed hand that is not is completed by its doubtful tiles' runner-up
     reads where they make it one (``vision.layout.complete``), each change a problem to check,
-    and a hand a tile short by a doubtful flower read that is that tile (``flower_misreads``)."""
+    and a hand a tile short by a doubtful flower read that is that tile (``flower_misreads``).
+
+    ``look`` reads the photo where a tile the detector missed may lie: given, a hand short of
+    tiles takes those read there surely (``missed_places``), said, and ``Reading.looked`` holds
+    them for the caller's detections."""
     items = list(detections)
     tiles = items if _all_layout(items) else from_detections(items)
+    reading = _completed(tiles, variant, seat, wins)
+    if look is None or not reading.places:
+        return reading
+    looked = read_in_places(
+        tiles,
+        reading,
+        look,
+        lambda more: _completed(more, variant, seat, wins),
+        lambda again: _tiles_lacking(again, variant),
+    )
+    return reading if looked is None else looked
+
+
+def _completed(
+    tiles: list[LayoutTile],
+    variant: str | None,
+    seat: str | None,
+    wins: Callable[[Mapping[str, Any]], bool] | None,
+) -> Reading:
+    """The tiles' reading, a hand a tile short by a doubtful flower given its tile back."""
     reading = _read_layout(tiles, variant, seat, wins)
     if wins is None or not _lacking(reading, variant):
         return reading
@@ -80,6 +106,12 @@ def reconstruct(
         wins,
     )
     return reading if taken_back is None else taken_back
+
+
+def _tiles_lacking(reading: Reading, variant: str | None) -> int:
+    """How many tiles a reading is short of, counting those taken for tiles not found."""
+    short = max(0, _shortfall(reading.hand, len(reading.melds), variant) or 0)
+    return short + sum(p.kind in ("unseen", "short_meld") for p in reading.problems)
 
 
 def _lacking(reading: Reading, variant: str | None) -> bool:
@@ -222,6 +254,12 @@ def _read_layout(
             if would_win_as:
                 found.append(problems.would_win_as(would_win_as, assignment.win))
     unseen = None if place is None else Unseen(missing_box(row, place), taken)
+    short_meld = broken[0] if broken is not None else unmended[0] if unmended is not None else None
+    places = (
+        places_to_look(assignment.concealed, assignment.frame, short_meld)
+        if (shortfall or 0) > 0 or short_meld is not None
+        else ()
+    )
     if broken is not None and broken[0].box is not None:
         unseen = Unseen(broken[0].box, broken[1])
     groups = [
@@ -253,6 +291,7 @@ def _read_layout(
         would_win_without,
         _melds_that_win(unmended, seat) if wins is not None else (),
         taken,
+        places,
     )
 
 
@@ -524,6 +563,7 @@ def _finish(
     would_win_without: Sequence[LayoutTile] = (),
     would_win_with_meld: Sequence[tuple[Sequence[LayoutTile], MeldReading]] = (),
     taken: str | None = None,
+    places: tuple[Box, ...] = (),
 ) -> Reading:
     if flowers:
         groups = [*groups, Group("flowers", tuple(t.index for t in flowers), "flowers")]
@@ -548,6 +588,7 @@ def _finish(
             (tuple(t.index for t in found), meld) for found, meld in would_win_with_meld
         ),
         taken=taken,
+        places=places,
     )
 
 

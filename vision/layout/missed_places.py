@@ -1,0 +1,190 @@
+"""Tiles the detector missed, read where the layout says they lie.
+
+A hand short of tiles most often lies whole on the table: the detector scored a tile under its
+floor (a tile in shadow, a blank 白), the tile is not gone. The layout says where it lies: a
+step of one tile between two neighbours in the concealed row (of any suits: the pixels, not the
+sort order, say whether the place is empty), one to two steps past either end of the row (the
+next tile, or a winning tile set apart), and, in a meld of two found tiles, the place between
+them or past either end, looked at upright and lying sideways (a claimed tile). The classifier
+reads each place as it reads any tile (``TilePipeline.read_places``); a face read there surely
+is taken where it leaves the hand lacking fewer tiles and says nothing new is wrong, and said,
+for a person to check. On the 30 real photos a place between two found row neighbours, where a
+tile lies, is read right 48 times in 60 and wrongly never; places past a row's end, where none
+lies, are read as a face once in 436 (a round black button as 1p). On the example photos, with
+each tile's box dropped in turn, 33 of the 38 hands read whole against 22
+(``benchmarks/missed_places.py``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from itertools import pairwise
+from typing import Any
+
+from vision.layout import problems
+from vision.layout.gap import ONE_MISSING, box_between, pitches_apart
+from vision.layout.geometry import Frame
+from vision.layout.reading import Box, Reading
+from vision.layout.short_melds import ShortKong, ShortMeld
+from vision.layout.tiles import LayoutTile, TileLike, from_detections
+
+Look = Callable[[Sequence[Box]], Sequence[TileLike | Mapping[str, Any]]]
+"""Reads the photo at each place given (boxes in the detections' pixels): each tile read surely
+there (a ``vision.detection.Detection``, or its detect JSON), none for a place read as no
+tile."""
+
+STEPS_PAST = (1.0, 1.25, 1.5, 1.75, 2.0)
+"""How far past a row's end a missed tile is looked for, in steps between the end's tiles: the
+next tile, or a winning tile set apart by half a tile or a tile."""
+COVERED = 0.25
+"""A place whose area a found box covers this much holds that tile, not a missed one."""
+
+
+def places_to_look(
+    row: Sequence[LayoutTile], frame: Frame, meld: ShortMeld | ShortKong | None = None
+) -> tuple[Box, ...]:
+    """Where a missed tile may lie: in the concealed ``row`` (reading order, the winning tile
+    in it) each step between neighbours that holds one tile, and past either end one step, one
+    and a half (a winning tile set apart) and two; in a ``meld`` of two found tiles, between
+    them or a step past either (a kong's lost back, which no place read as a face can be, is
+    left to ``short_melds``)."""
+    places = [
+        box_between(before, after)
+        for before, after in pairwise(row)
+        if ONE_MISSING[0] <= pitches_apart(before, after, frame) <= ONE_MISSING[1]
+    ]
+    ends = [(row[1], row[0]), (row[-2], row[-1])] if len(row) >= 2 else []
+    places += [_past(neighbour, end, steps) for neighbour, end in ends for steps in STEPS_PAST]
+    if isinstance(meld, ShortMeld):
+        # A meld's claimed tile lies sideways, at either end or in the middle: each place is
+        # looked at both ways (cut as an upright tile, a sideways 6s read 9p at 0.96).
+        first, second = meld.found
+        if meld.middle_missing:
+            places += [box_between(first, second), _sideways_between(first, second, frame)]
+        else:
+            for neighbour, end in ((second, first), (first, second)):
+                places += [_past(neighbour, end), _sideways_past(neighbour, end, frame)]
+    return tuple(places)
+
+
+def read_in_places(
+    tiles: Sequence[LayoutTile],
+    reading: Reading,
+    look: Look,
+    read_again: Callable[[list[LayoutTile]], Reading],
+    lacking: Callable[[Reading], int],
+) -> Reading | None:
+    """The photo's reading with the tiles ``look`` reads in ``reading.places`` that the hand
+    lacks, each said; None where no place holds one. A tile read in a place is taken only
+    where it leaves the hand fewer tiles ``lacking`` (a tile read past the row's end of some
+    other hand's row would be a stray), the surest first."""
+    free = [box for box in reading.places if not _covered(box, tiles)]
+    if not free:
+        return None
+    said = list(look(free))
+    seen = sorted(zip(from_detections(said), said, strict=True), key=lambda s: -s[0].confidence)
+    taken: list[tuple[LayoutTile, TileLike | Mapping[str, Any]]] = []
+    best = reading
+    for tile, given in seen:
+        tile = replace(tile, index=len(tiles) + len(taken))
+        again = read_again([*tiles, *(t for t, _ in taken), tile])
+        if lacking(again) < lacking(best) and not _worse(again, best):
+            taken.append((tile, given))
+            best = again
+    if not taken:
+        return None
+    return replace(
+        best,
+        problems=(*best.problems, *(problems.read_in_place(t) for t, _ in taken)),
+        looked=tuple(given for _, given in taken),
+    )
+
+
+MENDED = frozenset({"low_confidence", "count", "unseen", "short_meld"})
+"""Problems a tile read in its place may leave or take away: any other it adds (a group that
+is no meld, a stray) says the read is not the tile that lies there (a claimed tile lying
+sideways at a meld's end, cut as an upright one, read 9p at 0.96 where 6s lay)."""
+
+
+def _worse(again: Reading, before: Reading) -> bool:
+    """Whether ``again`` says of the layout something ``before`` did not, but what reading a
+    missed tile mends."""
+    kinds = Counter(p.kind for p in before.problems if p.kind not in MENDED)
+    return bool(Counter(p.kind for p in again.problems if p.kind not in MENDED) - kinds)
+
+
+def _past(neighbour: LayoutTile, end: LayoutTile, steps: float = 1.0) -> Box:
+    """The box of a tile lying ``steps`` steps past ``end``, away from ``neighbour``."""
+    (nx, ny), (ex, ey) = neighbour.centre, end.centre
+    dx, dy = steps * (ex - nx), steps * (ey - ny)
+    x1, y1, x2, y2 = end.box
+    return (x1 + dx, y1 + dy, x2 + dx, y2 + dy)
+
+
+def _sideways_past(neighbour: LayoutTile, end: LayoutTile, frame: Frame) -> Box:
+    """The box of a tile lying sideways against ``end``, away from ``neighbour``."""
+    (nx, ny), (ex, ey) = neighbour.centre, end.centre
+    ux, uy = _unit(ex - nx, ey - ny)
+    width, height = _upright_size(end)
+    reach = _half(ux, uy, width, height) + _half(ux, uy, height, width)
+    return _sideways_at(ex + ux * reach, ey + uy * reach, ux, uy, width, height, frame)
+
+
+def _sideways_between(first: LayoutTile, second: LayoutTile, frame: Frame) -> Box:
+    """The box of a tile lying sideways between ``first`` and ``second``: midway between
+    their facing edges."""
+    (x1, y1), (x2, y2) = first.centre, second.centre
+    ux, uy = _unit(x2 - x1, y2 - y1)
+    width, height = _upright_size(first)
+    start = _half(ux, uy, *_box_size(first))
+    stop = _half(ux, uy, *_box_size(second))
+    cx = (x1 + ux * start + x2 - ux * stop) / 2
+    cy = (y1 + uy * start + y2 - uy * stop) / 2
+    return _sideways_at(cx, cy, ux, uy, width, height, frame)
+
+
+def _sideways_at(
+    cx: float, cy: float, ux: float, uy: float, width: float, height: float, frame: Frame
+) -> Box:
+    """A sideways tile's box (an upright one's ``width`` and ``height`` swapped) centred at
+    (cx, cy) along the row (ux, uy), pushed to the front edge: a claimed tile lies flush with
+    its meld's side nearest the player, so its middle is nearer than theirs."""
+    shift = _half(uy, ux, width, height) - _half(uy, ux, height, width)
+    fx, fy = frame.front
+    cx, cy = cx + fx * shift, cy + fy * shift
+    return (cx - height / 2, cy - width / 2, cx + height / 2, cy + width / 2)
+
+
+def _half(ux: float, uy: float, width: float, height: float) -> float:
+    """Half the length of a ``width`` x ``height`` box along (ux, uy)."""
+    return (abs(ux) * width + abs(uy) * height) / 2
+
+
+def _unit(dx: float, dy: float) -> tuple[float, float]:
+    length = math.hypot(dx, dy) or 1.0
+    return dx / length, dy / length
+
+
+def _box_size(tile: LayoutTile) -> tuple[float, float]:
+    x1, y1, x2, y2 = tile.box
+    return x2 - x1, y2 - y1
+
+
+def _upright_size(tile: LayoutTile) -> tuple[float, float]:
+    """The box size ``tile`` would have upright (a sideways one's turned back)."""
+    width, height = _box_size(tile)
+    return (height, width) if tile.rotated else (width, height)
+
+
+def _covered(place: Box, tiles: Sequence[LayoutTile]) -> bool:
+    area = max(1e-6, (place[2] - place[0]) * (place[3] - place[1]))
+    for tile in tiles:
+        x1, y1, x2, y2 = tile.box
+        width = min(x2, place[2]) - max(x1, place[0])
+        height = min(y2, place[3]) - max(y1, place[1])
+        if width > 0 and height > 0 and width * height >= COVERED * area:
+            return True
+    return False
