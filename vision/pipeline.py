@@ -90,6 +90,10 @@ photos, places between two found row neighbours, where a tile lies: 48 of 60 rea
 (52 at 0.7, 45 at 0.9), none wrongly at any of them; places one to two steps past a row's end,
 where none lies: 1 of 436 read as a face (a round black button as 1p, at 0.997). 0.8, not 0.7:
 a margin for sets the sample does not show (``benchmarks/missed_places.py``)."""
+PLACE_INSIDE = 0.75
+"""A place at the photo's edge is read only with this share of it in the photo: a tile's edge
+stretched to a tile's size reads as a blank 白 (a third of the example photo's 3m, 7m and 1s at
+0.82-0.87)."""
 GROWN_BY = 0.05
 """A sure box the classifier still calls no tile is read again from a box this much wider and
 taller on each side: a box drawn a few pixels short of the face cuts its edge off, which the
@@ -449,6 +453,8 @@ class TilePipeline:
         the place does (wider than tall: sideways) and read both ways up. A place read as no
         tile, a back, a flower where none is in play, or less surely, gives none. No detector
         scored it: each tile's confidence is the classifier's."""
+        height, width = image.shape[:2]
+        boxes = [box for box in boxes if _share_inside(box, width, height) >= PLACE_INSIDE]
         if self.classifier is None or not boxes:
             return []
         classes = self.classifier.info.classes
@@ -733,6 +739,14 @@ opinion's tile where that reads it at least this surely: the classifier's runner
 read is weaker evidence than a sure read of a classifier trained apart (IMG_3102's bird: 8s
 second to 4f, the second opinion's 1s at 0.86). A first read's own runner-up never reaches it,
 so an alternative this sure is the second's."""
+
+
+def _share_inside(box: Sequence[float], width: int, height: int) -> float:
+    """How much of ``box`` lies inside a ``width`` x ``height`` photo."""
+    x1, y1, x2, y2 = box
+    area = (x2 - x1) * (y2 - y1)
+    inside = max(0.0, min(x2, width) - max(x1, 0.0)) * max(0.0, min(y2, height) - max(y1, 0.0))
+    return inside / area if area > 0 else 0.0
 
 
 def _flower_face(tile: Detection) -> Detection:

@@ -46,6 +46,16 @@ def test_a_tiles_place_reads_it_and_an_empty_place_reads_nothing(pinghu):
     assert pipeline.read_places(photo.pixels, [felt]) == []
 
 
+def test_a_place_mostly_past_the_photos_edge_is_not_read(pinghu):
+    # A third of a 3m, at the edge of a photo cut through it, stretched to a tile's size, read
+    # as a blank 白 at 0.82.
+    photo, pipeline, tiles = pinghu
+    x1, y1, x2, y2 = next(t for t in tiles if t.code == "3m").box
+    cut = photo.pixels[:, int(x1 + 0.7 * (x2 - x1)) :]
+    shift = photo.pixels.shape[1] - cut.shape[1]
+    assert pipeline.read_places(cut, [(x1 - shift, y1, x2 - shift, y2)]) == []
+
+
 def test_a_flowers_place_reads_it_only_where_flowers_are_in_play(pinghu):
     photo, pipeline, tiles = pinghu
     flower = next(t for t in tiles if t.code == "2f")
