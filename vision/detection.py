@@ -27,10 +27,13 @@ class Detection:
     low_confidence: bool
     alternatives: tuple[tuple[str, float], ...] = ()
     """The next best readings with their probabilities, for the display to ask "8s or 9s?"."""
+    placed: bool = False
+    """Read where the layout said a tile the detector missed lies (no detector box found it:
+    ``vision.layout.missed_places``); the layout asks about it whenever it reads it."""
 
     def to_json(self) -> dict[str, Any]:
         """The detect-JSON form of this tile (docs/contracts.md)."""
-        return {
+        out = {
             "code": self.code,
             "box": [round(v, 1) for v in self.box],
             "confidence": round(self.confidence, 4),
@@ -39,6 +42,9 @@ class Detection:
             "low_confidence": self.low_confidence,
             "alternatives": [[code, round(p, 3)] for code, p in self.alternatives],
         }
+        if self.placed:
+            out["placed"] = True
+        return out
 
 
 @dataclass(frozen=True)

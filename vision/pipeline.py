@@ -486,7 +486,8 @@ class TilePipeline:
                     classifier_confidence=float(read[best]),
                     face_down=False,
                     rotated=turned,
-                    low_confidence=False,  # the layout says the tile as read in a place
+                    low_confidence=False,  # the layout asks about it as read in a place
+                    placed=True,
                     alternatives=tuple(
                         (classes[j].code or classes[j].name, float(read[j]))
                         for j in runners

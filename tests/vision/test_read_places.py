@@ -104,4 +104,7 @@ def test_the_app_keeps_a_missed_tile_read_where_it_lies(monkeypatch, tmp_path):
             f"/api/hands/{hand['id']}/fix", json={"context": {"discarder": "W"}}
         ).get_json()
         assert same(fixed["reading"]["hand"], WHOLE_HAND) and fixed["result"]["winning"] is True
+        assert hand["tiles"][-1].get("placed") is True
+        # Still asked about: the kept tile says it was read in a place, not found.
+        assert any("4p not found by the detector" in p for p in fixed["problems"])
         assert [h["id"] for h in session(client)["hands"]] == [hand["id"]]

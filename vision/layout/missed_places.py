@@ -24,7 +24,6 @@ from dataclasses import replace
 from itertools import pairwise
 from typing import Any
 
-from vision.layout import problems
 from vision.layout.gap import ONE_MISSING, box_between, pitches_apart
 from vision.layout.geometry import Frame
 from vision.layout.reading import Box, Reading
@@ -89,18 +88,14 @@ def read_in_places(
     taken: list[tuple[LayoutTile, TileLike | Mapping[str, Any]]] = []
     best = reading
     for tile, given in seen:
-        tile = replace(tile, index=len(tiles) + len(taken))
+        tile = replace(tile, index=len(tiles) + len(taken), placed=True)
         again = read_again([*tiles, *(t for t, _ in taken), tile])
         if lacking(again) < lacking(best) and not _worse(again, best):
             taken.append((tile, given))
             best = again
     if not taken:
         return None
-    return replace(
-        best,
-        problems=(*best.problems, *(problems.read_in_place(t) for t, _ in taken)),
-        looked=tuple(given for _, given in taken),
-    )
+    return replace(best, looked=tuple(given for _, given in taken))
 
 
 MENDED = frozenset({"low_confidence", "count", "unseen", "short_meld"})

@@ -274,7 +274,9 @@ def _read_layout(
     used = list(assignment.concealed) + [t for m in melds for t in m[1]] + flowers
     changed = {i for p in found if p.kind == "low_confidence" for i in p.tiles}
     found += [
-        problems.low_confidence(t) for t in used if t.low_confidence and t.index not in changed
+        problems.read_in_place(t) if t.placed else problems.low_confidence(t)
+        for t in used
+        if (t.low_confidence or t.placed) and t.index not in changed
     ]
     return _finish(
         tuple(hand),

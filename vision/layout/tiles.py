@@ -44,6 +44,9 @@ class LayoutTile:
     rotated: bool = False
     low_confidence: bool = False
     alternatives: tuple[str, ...] = ()
+    placed: bool = False
+    """Read where the layout said a missed tile lies, not found by the detector
+    (``Detection.placed``)."""
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -211,6 +214,7 @@ def from_detections(items: Iterable[TileLike | Mapping[str, Any]]) -> list[Layou
                 rotated=bool(_flag(index, item, "rotated")),
                 low_confidence=low if low is not None else confidence < LOW_CONFIDENCE,
                 alternatives=_alternatives(index, _field(item, "alternatives", None)),
+                placed=bool(_flag(index, item, "placed")),
             )
         )
     return tiles
