@@ -89,7 +89,9 @@ def _real_places(
     for label in load_labels(labels_dir):
         photo = load_photo(find_photo(label, photos_dir))
         across, down = photo.scale
-        found = [t.box for t in pipeline.read(photo.pixels, red_fives=False).tiles]
+        read_tiles = pipeline.read(photo.pixels, red_fives=False).tiles
+        found = [t.box for t in read_tiles]
+        faces = [t.box for t in read_tiles if t.code is not None]  # the set's white beside
         upright = [
             LayoutTile(
                 i, t.code, (t.box[0] / across, t.box[1] / down, t.box[2] / across, t.box[3] / down)
@@ -108,7 +110,7 @@ def _real_places(
             if left is not None and right is not None:
                 places.append(box_between(_as_tile(left), _as_tile(right)))
                 truths.append(plain_five(tile.code or ""))
-        reads = pipeline.read_places(photo.pixels, places, red_fives=False)
+        reads = pipeline.read_places(photo.pixels, places, red_fives=False, beside=faces)
         by_place = {d.box: d for d in reads}
         for place, truth in zip(places, truths, strict=True):
             read = by_place.get(tuple(float(v) for v in place))  # type: ignore[call-overload]
@@ -116,7 +118,7 @@ def _real_places(
         nowhere = [
             box for box in _past_ends(upright, found, every) if _inside(box, photo.pixels.shape)
         ]
-        reads = pipeline.read_places(photo.pixels, nowhere, red_fives=False)
+        reads = pipeline.read_places(photo.pixels, nowhere, red_fives=False, beside=faces)
         by_place = {d.box: d for d in reads}
         for place in nowhere:
             read = by_place.get(tuple(float(v) for v in place))  # type: ignore[call-overload]
@@ -176,7 +178,7 @@ def _dropped_each(models: Path, name: str) -> tuple[int, int, int]:
     tiles = [t.to_json() for t in read.scaled(*photo.scale).tiles]
     wins = wins_under({"variant": "taiwan"})
     whole = reconstruct(tiles, "taiwan", wins=wins).hand_json()
-    look = pipeline.place_reader(photo.pixels, photo.scale, red_fives=False)
+    look = pipeline.place_reader(photo.pixels, photo.scale, red_fives=False, beside=tiles)
     before = after = 0
     for k in range(len(tiles)):
         rest = tiles[:k] + tiles[k + 1 :]

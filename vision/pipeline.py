@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -86,8 +87,8 @@ and on det10's scores: a detector that scores on another scale wants it measured
 PLACE_READ_AT_LEAST = 0.8
 """A place the layout says a tile the detector missed may lie (``vision.layout.missed_places``)
 holds the face the classifier reads there, both ways up, at least this surely. On the 30 real
-photos, places between two found row neighbours, where a tile lies: 48 of 60 read right at 0.8
-(52 at 0.7, 45 at 0.9), none wrongly at any of them; places one to two steps past a row's end,
+photos, places between two found row neighbours, where a tile lies: 50 of 60 read right at 0.8
+(54 at 0.7, 47 at 0.9), none wrongly at any of them; places one to two steps past a row's end,
 where none lies: 1 of 436 read as a face (a round black button as 1p, at 0.997). 0.8, not 0.7:
 a margin for sets the sample does not show (``benchmarks/missed_places.py``)."""
 PLACE_INSIDE = 0.75
@@ -447,20 +448,25 @@ class TilePipeline:
         boxes: Sequence[tuple[float, float, float, float]],
         red_fives: bool = True,
         flowers: bool = True,
+        backs: Backs = UNSAID_BACKS,
+        beside: Sequence[tuple[float, float, float, float]] = (),
     ) -> list[Detection]:
         """The tiles read surely (``PLACE_READ_AT_LEAST``) at ``boxes``, places in ``image``
         where no box was found and the layout says a tile may lie: each cut as a tile lying as
         the place does (wider than tall: sideways) and read both ways up. A place read as no
-        tile, a back, a flower where none is in play, or less surely, gives none. No detector
-        scored it: each tile's confidence is the classifier's."""
+        tile, a flower where none is in play, or less surely, gives none; read as a back, none
+        but a blank 白 whose middle is the white of the faces ``beside`` it (the photo's
+        face-up tiles' boxes) where the set's backs are coloured, as ``_settled_by_colour``
+        tells the detector's boxes (a face read as 白 whose middle is coloured is a back, and
+        gives none). No detector scored it: each tile's confidence is the classifier's."""
         height, width = image.shape[:2]
         boxes = [box for box in boxes if _share_inside(box, width, height) >= PLACE_INSIDE]
         if self.classifier is None or not boxes:
             return []
-        classes = self.classifier.info.classes
+        info = self.classifier.info
         sideways = [box[2] - box[0] > box[3] - box[1] for box in boxes]
         crops = [
-            crop_upright(image, box, turned, self.classifier.info.input_size)
+            crop_upright(image, box, turned, info.input_size)
             for box, turned in zip(boxes, sideways, strict=True)
         ]
         probabilities = self._read_two_ways(
@@ -468,18 +474,27 @@ class TilePipeline:
         )
         if not red_fives:
             self._as_plain_fives(probabilities)
-        faces = self._is_tile & ~np.array([k.face_down for k in classes])
+        backs_read = np.array([k.face_down for k in info.classes])
+        faces = self._is_tile & ~backs_read
         if not flowers:
             faces &= ~self._is_flower
+        white = _white_of(image, beside, info.input_size) if backs.coloured else None
         found = []
-        for box, turned, read in zip(boxes, sideways, probabilities, strict=True):
+        for box, turned, crop, read in zip(boxes, sideways, crops, probabilities, strict=True):
             best = int(read.argmax())
-            if not faces[best] or read[best] < PLACE_READ_AT_LEAST:
+            code = info.classes[best].code
+            if read[best] < PLACE_READ_AT_LEAST:
+                continue
+            if white is not None and backs_read[best] and is_blank_face(crop, white):
+                code = BLANK_CODE
+            elif not faces[best] or (
+                white is not None and code == BLANK_CODE and is_back(crop, white)
+            ):
                 continue
             runners = [j for j in np.argsort(-read, kind="stable")[1:3] if faces[j]]
             found.append(
                 Detection(
-                    code=classes[best].code,
+                    code=code,
                     box=tuple(float(v) for v in box),  # type: ignore[arg-type]
                     confidence=float(read[best]),
                     detector_confidence=0.0,
@@ -489,7 +504,7 @@ class TilePipeline:
                     low_confidence=False,  # the layout asks about it as read in a place
                     placed=True,
                     alternatives=tuple(
-                        (classes[j].code or classes[j].name, float(read[j]))
+                        (info.classes[j].code or info.classes[j].name, float(read[j]))
                         for j in runners
                         if read[j] >= ALTERNATIVE_MIN
                     ),
@@ -503,15 +518,26 @@ class TilePipeline:
         scale: tuple[float, float] = (1.0, 1.0),
         red_fives: bool = True,
         flowers: bool = True,
+        backs: Backs = UNSAID_BACKS,
+        beside: Sequence[Mapping[str, Any]] = (),
     ) -> Callable[[Sequence[tuple[float, float, float, float]]], list[Detection]]:
         """``read_places`` for the layout (``vision.layout.reconstruct``'s ``look``), of places
-        given in pixels ``scale`` times ``image``'s (a photo's own, ``Photo.scale``), and the
-        tiles' boxes given back in them."""
+        given in pixels ``scale`` times ``image``'s (a photo's own, ``Photo.scale``), as are
+        the photo's tiles ``beside`` them (detect JSON), and the tiles' boxes given back in
+        them."""
         across, down = scale
 
+        def mine(
+            boxes: Sequence[tuple[float, float, float, float]],
+        ) -> list[tuple[float, float, float, float]]:
+            return [(x1 / across, y1 / down, x2 / across, y2 / down) for x1, y1, x2, y2 in boxes]
+
+        faces = mine(
+            [tile["box"] for tile in beside if tile.get("code") and not tile.get("face_down")]
+        )
+
         def look(places: Sequence[tuple[float, float, float, float]]) -> list[Detection]:
-            mine = [(x1 / across, y1 / down, x2 / across, y2 / down) for x1, y1, x2, y2 in places]
-            read = self.read_places(image, mine, red_fives, flowers)
+            read = self.read_places(image, mine(places), red_fives, flowers, backs, faces)
             return list(PhotoReading(tuple(read)).scaled(across, down).tiles)
 
         return look
@@ -740,6 +766,13 @@ opinion's tile where that reads it at least this surely: the classifier's runner
 read is weaker evidence than a sure read of a classifier trained apart (IMG_3102's bird: 8s
 second to 4f, the second opinion's 1s at 0.86). A first read's own runner-up never reaches it,
 so an alternative this sure is the second's."""
+
+
+def _white_of(
+    image: np.ndarray, faces: Sequence[tuple[float, ...]], size: tuple[int, int]
+) -> np.ndarray | None:
+    """The white of the faces of the tiles whose boxes are ``faces`` (``face_white``)."""
+    return face_white([crop_upright(image, box, False, size) for box in faces], [])
 
 
 def _share_inside(box: Sequence[float], width: int, height: int) -> float:

@@ -49,7 +49,7 @@ def score_photo_command(args: argparse.Namespace) -> int:
     # is completed by the doubtful tiles' runner-ups where they make it one; a hand short of
     # tiles is read again where the layout says a missed one lies.
     wins = wins_under(table)
-    look = pipeline.place_reader(decoded.pixels, decoded.scale, red_fives, flowers)
+    look = pipeline.place_reader(decoded.pixels, decoded.scale, red_fives, flowers, backs, tiles)
     layout_reading = reconstruct(tiles, variant, wins=wins, look=look)
     tiles += [t.to_json() for t in layout_reading.looked]
     layout = layout_reading.to_json()

@@ -80,18 +80,28 @@ class Reader:
         return [d.to_json() for d in reading.tiles]
 
     def place_reader(
-        self, image: np.ndarray, red_fives: bool = True, variant: str | None = None
+        self,
+        image: np.ndarray,
+        detections: list[dict[str, Any]],
+        red_fives: bool = True,
+        variant: str | None = None,
     ) -> Look:
-        """What the pipeline that read ``image`` (``read``, for ``variant``'s tables) reads
-        where the layout says a missed tile lies (``TilePipeline.read_places``); nothing where
-        none read it."""
+        """What the pipeline that read ``image`` (``read``, for ``variant``'s tables, finding
+        ``detections``) reads where the layout says a missed tile lies
+        (``TilePipeline.read_places``); nothing where none read it."""
         from scoring.variant import flowers_in_play
 
         pipeline = self._pipelines.get(variant)
         if pipeline is None:
             return lambda places: []
         look: Look
-        look = pipeline.place_reader(image, red_fives=red_fives, flowers=flowers_in_play(variant))
+        look = pipeline.place_reader(
+            image,
+            red_fives=red_fives,
+            flowers=flowers_in_play(variant),
+            backs=self.backs,
+            beside=detections,
+        )
         return look
 
     def check(self) -> str | None:
@@ -137,7 +147,7 @@ def read_hand(
         detections = reader.read(image, red_fives, context.get("variant"))
     except TilescoreError as error:
         raise TilescoreError(f"cannot read tiles: {error}") from None
-    look = reader.place_reader(image, red_fives, context.get("variant"))
+    look = reader.place_reader(image, detections, red_fives, context.get("variant"))
     reading, kinds, looked = _rebuilt(detections, context["variant"], context, look)
     return detections + looked, reading, kinds
 
