@@ -30,12 +30,15 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import vision.pipeline as pipeline_module  # noqa: E402
 from benchmarks.threshold_sweep import add_photo_arguments  # noqa: E402
 from scoring.hand_json import wins_under  # noqa: E402
+from vision.boxes import iou_matrix  # noqa: E402
 from vision.images import load_photo  # noqa: E402
 from vision.labels import find_photo, load_labels  # noqa: E402
 from vision.layout import reconstruct  # noqa: E402
@@ -216,15 +219,7 @@ def _inside(box: Box, shape: tuple[int, ...]) -> bool:
 
 
 def _iou(first: Box, second: Box) -> float:
-    width = max(0.0, min(first[2], second[2]) - max(first[0], second[0]))
-    height = max(0.0, min(first[3], second[3]) - max(first[1], second[1]))
-    inter = width * height
-    union = (
-        (first[2] - first[0]) * (first[3] - first[1])
-        + (second[2] - second[0]) * (second[3] - second[1])
-        - inter
-    )
-    return inter / union if union > 0 else 0.0
+    return float(iou_matrix(np.array([first]), np.array([second]))[0, 0])
 
 
 if __name__ == "__main__":

@@ -6,12 +6,14 @@ and calls one cut a fifth of a tile off no tile. The real classifier's reads of 
 ``benchmarks/missed_places.py`` and tested in tests/vision/test_read_places.py.
 """
 
+import numpy as np
 import pytest
 
 from scoring.hand_json import score_json, wins_under
 from scoring.notation import parse_tiles
 from tests.layout.test_complete import TAIWAN, winning_row
 from tests.layout.test_layout import HAND16, H, W, row, same
+from vision.boxes import intersection_matrix, iou_matrix
 from vision.layout import reconstruct
 from vision.layout.missed_places import COVERED
 from vision.layout.tiles import from_detections
@@ -142,16 +144,8 @@ def test_a_claimed_tile_lying_sideways_is_read_at_a_melds_end_or_middle(middle):
 
 
 def _overlap(box, place):
-    width = min(box[2], place[2]) - max(box[0], place[0])
-    height = min(box[3], place[3]) - max(box[1], place[1])
-    return max(0.0, width) * max(0.0, height)
+    return intersection_matrix(np.array([box], float), np.array([place], float))[0, 0]
 
 
 def _iou(box, place):
-    inter = _overlap(box, place)
-    union = (
-        (box[2] - box[0]) * (box[3] - box[1])
-        + (place[2] - place[0]) * (place[3] - place[1])
-        - inter
-    )
-    return inter / union if union else 0.0
+    return iou_matrix(np.array([box], float), np.array([place], float))[0, 0]

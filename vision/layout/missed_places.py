@@ -25,6 +25,9 @@ from dataclasses import replace
 from itertools import pairwise
 from typing import Any
 
+import numpy as np
+
+from vision.boxes import areas, intersection_matrix
 from vision.layout.gap import ONE_MISSING, box_between, pitches_apart
 from vision.layout.geometry import Frame
 from vision.layout.reading import Box, Reading
@@ -81,7 +84,11 @@ def read_in_places(
     lacks, each said; None where no place holds one. A tile read in a place is taken only
     where it leaves the hand fewer tiles ``lacking`` (a tile read past the row's end of some
     other hand's row would be a stray), the surest first."""
-    free = [box for box in reading.places if not _covered(box, tiles)]
+    free = [
+        box
+        for box, covered in zip(reading.places, _covered(reading.places, tiles), strict=True)
+        if not covered
+    ]
     if not free:
         return None
     said = list(look(free))
@@ -175,12 +182,10 @@ def _upright_size(tile: LayoutTile) -> tuple[float, float]:
     return (height, width) if tile.rotated else (width, height)
 
 
-def _covered(place: Box, tiles: Sequence[LayoutTile]) -> bool:
-    area = max(1e-6, (place[2] - place[0]) * (place[3] - place[1]))
-    for tile in tiles:
-        x1, y1, x2, y2 = tile.box
-        width = min(x2, place[2]) - max(x1, place[0])
-        height = min(y2, place[3]) - max(y1, place[1])
-        if width > 0 and height > 0 and width * height >= COVERED * area:
-            return True
-    return False
+def _covered(places: Sequence[Box], tiles: Sequence[LayoutTile]) -> list[bool]:
+    """Whether a found box covers each place by ``COVERED`` of its area."""
+    if not tiles:
+        return [False] * len(places)
+    boxes = np.array(places, float).reshape(-1, 4)
+    inter = intersection_matrix(boxes, np.array([t.box for t in tiles], float))
+    return list(inter.max(axis=1) >= COVERED * areas(boxes))
