@@ -34,7 +34,8 @@ def colour_of(code: str | None) -> tuple[int, int, int]:
 
 def label_of(tile: Detection) -> str:
     label = "back" if tile.face_down else (tile.code or "?")
-    return label + ("~" if tile.rotated else "") + ("?" if tile.low_confidence else "")
+    doubtful = tile.low_confidence or tile.placed  # a tile read in its place is checked too
+    return label + ("~" if tile.rotated else "") + ("?" if doubtful else "")
 
 
 def annotate(image: np.ndarray, tiles: Sequence[Detection]) -> np.ndarray:

@@ -248,13 +248,15 @@ BLOCKING_PROBLEMS = frozenset(
         "overlap",
         "no_win_tile",
         "unseen",
+        "placed",
         "sideways_in_row",
     }
 )
 """Layout problems that say the tiles are not (yet) a laid-down hand: too few or too many, a
 tile apart or on top of another, face down outside a kong, a group that is no meld, a hand a
 tile short that one tile alone would make a winning hand (a hand still being laid down reads so,
-its last tile still in the player's hand: a tap on Score records it, a still scene not). Not
+its last tile still in the player's hand: a tap on Score records it, a still scene not; so
+too a tile the detector missed and the layout read in its place, which a person checks). Not
 here: a low-confidence read, a winning tile not set apart, a gap in the row: the Score button
 records such a hand for the player to check on the Result screen, and so does a still hand."""
 

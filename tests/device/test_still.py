@@ -209,6 +209,11 @@ def test_half_laid_and_doubtful_hands_are_refused_in_words():
     assert not_a_win(stray, ["stray"], WIN, TAIWAN) == (
         "not scored: tile 5m lies apart from the hand"
     )
+    # A tile the detector missed, read where it lies: whole and winning, but a person checks
+    # it before it is paid (recorded unasked, a wrong read passed as a sure one).
+    said = "tile 4p not found by the detector, read in its place in the hand: check it"
+    placed = _reading("123456789m234567p11s", problems=[said])
+    assert not_a_win(placed, ["placed"], WIN, TAIWAN) == f"not scored: {said}"
     no_win = _reading("123456789m234567p19s")
     assert not_a_win(no_win, [], {"error": "not a winning hand"}, TAIWAN) == (
         "not scored: not a winning hand"

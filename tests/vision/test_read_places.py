@@ -11,6 +11,7 @@ import pytest
 from device.cli import main
 from tests.device.typed_hands import PHOTOS
 from tests.layout.test_layout import same
+from vision.annotate import label_of
 from vision.images import load_photo
 from vision.layout.gap import box_between
 from vision.layout.tiles import LayoutTile
@@ -63,6 +64,14 @@ def test_a_flowers_place_reads_it_only_where_flowers_are_in_play(pinghu):
     assert pipeline.read_places(photo.pixels, [flower.box], flowers=False) == []
 
 
+def test_a_tile_read_in_its_place_is_drawn_as_a_doubtful_one(pinghu):
+    photo, pipeline, tiles = pinghu
+    _, place = _place_of(tiles, MISSED)
+    (read,) = pipeline.read_places(photo.pixels, [place])
+    sure = next(t for t in tiles if t.code == MISSED)
+    assert (label_of(read), label_of(sure)) == ("4p?", "4p")
+
+
 def _detector_missing(monkeypatch, code):
     """The pipeline's reads without the tile ``code``: as if the detector had missed it."""
     read = TilePipeline.read
@@ -83,7 +92,7 @@ def test_score_photo_reads_a_missed_tile_where_it_lies(monkeypatch, capsys):
     said = "tile 4p not found by the detector, read in its place in the hand: check it"
     assert said in out["problems"]
     # The tile read is the photo's last, where the reading's tile numbers say it is.
-    assert out["tiles"][-1]["code"] == MISSED
+    assert out["tiles"][-1]["code"] == MISSED and out["tiles"][-1]["placed"] is True
 
 
 def test_the_app_keeps_a_missed_tile_read_where_it_lies(monkeypatch, tmp_path):

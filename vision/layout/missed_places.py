@@ -106,7 +106,7 @@ def read_in_places(
     return replace(best, looked=tuple(given for _, given in taken))
 
 
-MENDED = frozenset({"low_confidence", "count", "unseen", "short_meld"})
+MENDED = frozenset({"low_confidence", "placed", "count", "unseen", "short_meld"})
 """Problems a tile read in its place may leave or take away: any other it adds (a group that
 is no meld, a stray) says the read is not the tile that lies there (a claimed tile lying
 sideways at a meld's end, cut as an upright one, read 9p at 0.96 where 6s lay)."""

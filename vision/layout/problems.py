@@ -12,7 +12,7 @@ from vision.layout.tiles import LayoutTile
 class Problem:
     kind: str
     """A stable name for tests and the app: no_tiles, overlap, low_confidence, stray, face_down,
-    win_not_apart, no_win_tile, split_row, bad_meld, short_meld, count, unseen,
+    win_not_apart, no_win_tile, split_row, bad_meld, short_meld, count, unseen, placed,
     would_win_as."""
     message: str
     tiles: tuple[int, ...] = ()
@@ -53,9 +53,9 @@ def substituted(tile: LayoutTile, used: str, kind: str) -> Problem:
 
 def read_in_place(tile: LayoutTile) -> Problem:
     """A tile the detector missed, read where the layout said one lies (``missed_places``): no
-    box found it, so a person checks it as any doubtful read."""
+    box found it, so a person checks it, as a tile the layout takes for one not found."""
     return Problem(
-        "low_confidence",
+        "placed",
         f"tile {tile.label} not found by the detector, read in its place in the hand: check it",
         (tile.index,),
     )

@@ -272,7 +272,7 @@ def _read_layout(
         *groups,
     ]
     used = list(assignment.concealed) + [t for m in melds for t in m[1]] + flowers
-    changed = {i for p in found if p.kind == "low_confidence" for i in p.tiles}
+    changed = {i for p in found if p.kind in ("low_confidence", "placed") for i in p.tiles}
     found += [
         problems.read_in_place(t) if t.placed else problems.low_confidence(t)
         for t in used

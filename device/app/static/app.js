@@ -413,7 +413,7 @@ function renderHand(hand) {
     rect.dataset.index = index;
     rect.classList.add("tile-box");
     if (none) rect.classList.add("no-tile");
-    if (tile.low_confidence) rect.classList.add("low");
+    if (tile.low_confidence || tile.placed) rect.classList.add("low");  // placed: read where none was found
     if (index === win) rect.classList.add("win");
     label.setAttribute("fill", colour);
   });
