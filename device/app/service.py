@@ -302,7 +302,8 @@ def apply_tile_fix(
 ) -> list[dict[str, Any]]:
     """A tile read again by a person: its code (validated), face-down, or no tile at all (the
     box stays, as the labels' "other", so the photo's boxes keep their numbers and a second tap
-    can read it as a tile after all); confidence becomes 1."""
+    can read it as a tile after all); confidence becomes 1, and a tile read in its place
+    (``placed``) is one a person has now checked."""
     if not 0 <= index < len(detections):
         raise TilescoreError(f"no tile number {index} in this photo")
     if code is not None:
@@ -317,6 +318,7 @@ def apply_tile_fix(
         low_confidence=False,
         corrected=True,
     )
+    fixed[index].pop("placed", None)
     return fixed
 
 

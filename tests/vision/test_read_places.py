@@ -116,4 +116,11 @@ def test_the_app_keeps_a_missed_tile_read_where_it_lies(monkeypatch, tmp_path):
         assert hand["tiles"][-1].get("placed") is True
         # Still asked about: the kept tile says it was read in a place, not found.
         assert any("4p not found by the detector" in p for p in fixed["problems"])
+        # Read again by a person (tapped, 4p chosen): checked, no longer asked about.
+        tile = len(hand["tiles"]) - 1
+        checked = client.post(
+            f"/api/hands/{hand['id']}/fix", json={"tile": tile, "code": MISSED}
+        ).get_json()
+        assert not any("not found by the detector" in p for p in checked["problems"])
+        assert "placed" not in checked["tiles"][-1] and checked["result"]["winning"] is True
         assert [h["id"] for h in session(client)["hands"]] == [hand["id"]]
