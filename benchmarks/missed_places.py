@@ -13,13 +13,14 @@ place read as a tile?
    upright tile with a labelled tile either side along one line, a tile's step apart, is a tile
    "missed" in a row. Its place is worked out as the layout works it out, from the two
    neighbours' boxes as the shipped models found them (``gap.box_between``), and read: right,
-   wrong (another face), or nothing taken. A place one, one and a half and two steps past a
+   wrong (another face), or nothing taken. A place one to two steps (``STEPS_PAST``) past a
    tile with a neighbour on one side and no labelled tile there is empty table (or the edge of
    something unlabelled): read as a face there is a tile made up.
 2. On the shipped example photos (laid-down hands, composed from real faces), each tile's box
    is dropped from the models' reads in turn, as if the detector had missed it, and the hand
    rebuilt with the table's rules without and with reading the places: how many of the hands
-   read as the whole photo reads.
+   read as the whole photo reads, and of those how many with a tile read in its place (the
+   rest by the layout's own guess of the tile, as without looking).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from vision.images import load_photo  # noqa: E402
 from vision.labels import find_photo, load_labels  # noqa: E402
 from vision.layout import reconstruct  # noqa: E402
 from vision.layout.gap import box_between  # noqa: E402
-from vision.layout.missed_places import STEPS_PAST  # noqa: E402
+from vision.layout.missed_places import STEPS_PAST, _past  # noqa: E402
 from vision.layout.tiles import LayoutTile  # noqa: E402
 from vision.models import SHIPPED_MODELS  # noqa: E402
 from vision.pipeline import TilePipeline, load_pipeline  # noqa: E402
@@ -75,10 +76,12 @@ def main() -> None:
         )
     print()
     print("example photos, each tile's box dropped in turn: hands read as the whole photo reads")
-    print(f"{'photo':<15} {'tiles':>6} {'without':>8} {'reading the places':>19}")
+    print(
+        f"{'photo':<15} {'tiles':>6} {'without':>8} {'reading the places':>19} {'(a tile read)':>14}"
+    )
     for name in EXAMPLES:
-        tiles, before, after = _dropped_each(args.models, name)
-        print(f"{name:<15} {tiles:>6} {before:>8} {after:>19}")
+        tiles, before, after, read_there = _dropped_each(args.models, name)
+        print(f"{name:<15} {tiles:>6} {before:>8} {after:>19} {read_there:>14}")
 
 
 def _real_places(
@@ -164,17 +167,19 @@ def _past_ends(
                 if any(math.dist(_centre(other), (x, y)) < reach for other in every):
                     continue
                 out.append(
-                    (
-                        box[0] + steps * dx,
-                        box[1] + steps * dy,
-                        box[2] + steps * dx,
-                        box[3] + steps * dy,
+                    _past(
+                        _as_tile(_found(neighbour.box, found) or neighbour.box),
+                        _as_tile(box),
+                        steps,
                     )
                 )
     return out
 
 
-def _dropped_each(models: Path, name: str) -> tuple[int, int, int]:
+def _dropped_each(models: Path, name: str) -> tuple[int, int, int, int]:
+    """The photo's tiles; of the hands with one dropped, those read whole without looking,
+    with it, and of those how many with a tile read in its place (the rest the layout's own
+    guess, right with or without looking)."""
     photo = load_photo(ROOT / "examples/photos" / f"{name}.jpg")
     pipeline = load_pipeline(models, variant="taiwan")
     read = pipeline.read(photo.pixels, red_fives=False)
@@ -182,12 +187,14 @@ def _dropped_each(models: Path, name: str) -> tuple[int, int, int]:
     wins = wins_under({"variant": "taiwan"})
     whole = reconstruct(tiles, "taiwan", wins=wins).hand_json()
     look = pipeline.place_reader(photo.pixels, photo.scale, red_fives=False, beside=tiles)
-    before = after = 0
+    before = after = read_there = 0
     for k in range(len(tiles)):
         rest = tiles[:k] + tiles[k + 1 :]
         before += reconstruct(rest, "taiwan", wins=wins).hand_json() == whole
-        after += reconstruct(rest, "taiwan", wins=wins, look=look).hand_json() == whole
-    return len(tiles), before, after
+        looked = reconstruct(rest, "taiwan", wins=wins, look=look)
+        after += looked.hand_json() == whole
+        read_there += looked.hand_json() == whole and bool(looked.looked)
+    return len(tiles), before, after, read_there
 
 
 def _found(labelled: Box, found: Sequence[Box]) -> Box | None:

@@ -89,8 +89,8 @@ PLACE_READ_AT_LEAST = 0.8
 holds the face the classifier reads there, both ways up, at least this surely. On the 30 real
 photos, places between two found row neighbours, where a tile lies: 50 of 60 read right at 0.8
 (54 at 0.7, 47 at 0.9), none wrongly at any of them; places one to two steps past a row's end,
-where none lies: 1 of 436 read as a face (a round black button as 1p, at 0.997). 0.8, not 0.7:
-a margin for sets the sample does not show (``benchmarks/missed_places.py``)."""
+where none lies: 1 of 435 read as a face (a round black button as 1p, at 0.997), 3 at 0.7
+(``benchmarks/missed_places.py``)."""
 PLACE_INSIDE = 0.75
 """A place at the photo's edge is read only with this share of it in the photo: a tile's edge
 stretched to a tile's size reads as a blank 白 (a third of the example photo's 3m, 7m and 1s at

@@ -81,6 +81,17 @@ def test_the_missed_winning_tile_set_apart_is_read_past_the_rows_end():
     assert same("".join(reading.hand), WHOLE)
 
 
+def test_the_tile_missed_before_the_winning_tile_set_apart_is_read_where_it_lies():
+    # The second 1s of the pair, beside the 7p set apart. Without the table's rules the layout
+    # guesses nothing: the photo alone says the tile (a step past the row's last pair, over
+    # the gap to the 7p, looked only past the 7p).
+    laid = winning_row()
+    tiles = without(laid, 15)
+    reading = reconstruct(tiles, "taiwan", look=reader(laid))
+    assert [t["code"] for t in reading.looked] == ["1s"]
+    assert same("".join(reading.hand), WHOLE) and reading.win_tile == "7p"
+
+
 def test_a_missed_end_tile_of_the_row_is_read_past_it():
     laid = winning_row()
     reading = read(without(laid, 0), reader(laid))
