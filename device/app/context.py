@@ -97,6 +97,18 @@ def table_said(context: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def sent_again(
+    latest: Mapping[str, Any], context: Mapping[str, Any], now: float, within_s: float
+) -> bool:
+    """Whether what is sent ``now`` under ``context`` may be ``latest`` (the session's latest
+    hand) sent again: within ``within_s`` of its recording, to the same table (``table_said``).
+    Sent after a change on the Table screen, it is the hand as it should have been; whether it
+    is the same hand is for the caller to say."""
+    if now - float(latest.get("created") or 0) >= within_s:
+        return False
+    return table_said(latest.get("context") or {}) == table_said(context)
+
+
 def check_context(given: Any, base: Mapping[str, Any]) -> dict[str, Any]:
     """The table's changes ``given`` to the context ``base`` (the remembered one, or a hand's),
     each field checked the way the scorer reads it, as they are to be kept: the variant by its

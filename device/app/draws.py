@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from device.app.context import DRAW_RUN_RULE
+from device.app.context import sent_again
 from device.app.seats import TURN_ORDER
 from scoring.drawn_hands import chairs_in
 from scoring.errors import TilescoreError, shown
@@ -84,17 +84,11 @@ def same_draw_again(
     context: Mapping[str, Any],
     now: float,
 ) -> bool:
-    """Whether ``draw`` is the session's latest hand, a recorded draw, sent again at once under
-    the same rules (xiangqi's run of draws aside: the first draw made it one longer)."""
+    """Whether ``draw`` is the session's latest hand, a recorded draw, sent again at once to
+    the same table (``sent_again``: what the first draw moved on, xiangqi's run of draws one
+    longer, 明將's seats out cleared, aside)."""
     said = (latest.get("reading") or {}).get("draw")
-    if said != dict(draw) or now - float(latest.get("created") or 0) >= SAME_DRAW_WITHIN_S:
-        return False
-    return _rules(latest.get("context") or {}) == _rules(context)
-
-
-def _rules(context: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
-    rules = {k: v for k, v in (context.get("rules") or {}).items() if k != DRAW_RUN_RULE}
-    return context.get("variant"), rules
+    return said == dict(draw) and sent_again(latest, context, now, SAME_DRAW_WITHIN_S)
 
 
 def _chairs(sent: Mapping[str, Any], key: str, chairs: tuple[str, ...]) -> list[str]:

@@ -54,8 +54,8 @@ def same_typed_again(
     table: the hand typed again after a change on the Table screen (self-drawn, the rule set)
     is the hand as it should have been, not a double tap (it showed the old hand's score)."""
     kept = latest.get("reading") or {}
-    if not kept.get("typed") or now - float(latest.get("created") or 0) >= SAME_TYPED_WITHIN_S:
-        return False
-    if table_context.table_said(latest.get("context") or {}) != table_context.table_said(context):
+    if not kept.get("typed") or not table_context.sent_again(
+        latest, context, now, SAME_TYPED_WITHIN_S
+    ):
         return False
     return all(kept.get(key) == reading.get(key) for key in TYPED_KEYS)

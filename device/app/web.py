@@ -1262,9 +1262,7 @@ def uploaded_again(
     ``SAME_UPLOAD_WITHIN_S`` of the hand's recording (or before it, waiting on its read), and
     to the same table. Sent again after a change on the Table screen, it is the hand as it should
     have been scored; long after, a new hand of the same tiles: each is recorded."""
-    if sent_at - float(latest.get("created") or 0) >= SAME_UPLOAD_WITHIN_S:
-        return False
-    if table_context.table_said(latest["context"]) != table_context.table_said(context):
+    if not table_context.sent_again(latest, context, sent_at, SAME_UPLOAD_WITHIN_S):
         return False
     return same_hand(reading, latest["reading"]) or same_scene(detections, latest["detections"])
 

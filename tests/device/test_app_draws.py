@@ -150,6 +150,16 @@ def test_a_double_tap_on_record_draw_records_one_draw(client):
     assert other["id"] != first["id"]
 
 
+def test_a_double_tap_on_record_draw_after_a_mingjiang_chicken_hand_records_one_draw(client):
+    # The draw ends the hand and lets the 雞糊's winner back in (seats_out cleared): the
+    # second tap's table differed by what the first moved on, and a second draw was recorded.
+    table(client, variant="mingjiang", rules={"seats_out": "S"})
+    first = draw(client)
+    again = draw(client)
+    assert again["id"] == first["id"] and again["repeat_of"] == first["id"]
+    assert len(session(client)["hands"]) == 1
+
+
 def test_a_refused_draw_starts_no_session(client):
     # Refused on a fresh table, it had started a 4-chair session all the same.
     table(client, variant="riichi")
