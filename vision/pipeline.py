@@ -185,6 +185,7 @@ class TilePipeline:
                 (i, codes.index(plain_five(c))) for i, c in enumerate(codes) if plain_five(c) != c
             ]
             self._is_flower = _flower_classes(codes)
+            self._blank = codes.index(BLANK_CODE) if BLANK_CODE in codes else -1
 
     @property
     def score_floor(self) -> float:
@@ -478,7 +479,15 @@ class TilePipeline:
         faces = self._is_tile & ~backs_read
         if not flowers:
             faces &= ~self._is_flower
-        white = _white_of(image, beside, info.input_size) if backs.coloured else None
+        best_reads = probabilities.argmax(axis=1)
+        sure = probabilities.max(axis=1) >= PLACE_READ_AT_LEAST
+        said_blank = backs_read[best_reads] | (best_reads == self._blank)
+        # The faces' white, measured only where a place is surely a back or a blank 白.
+        white = (
+            _white_of(image, beside, info.input_size)
+            if backs.coloured and (sure & said_blank).any()
+            else None
+        )
         found = []
         for box, turned, crop, read in zip(boxes, sideways, crops, probabilities, strict=True):
             best = int(read.argmax())
@@ -771,8 +780,10 @@ so an alternative this sure is the second's."""
 def _white_of(
     image: np.ndarray, faces: Sequence[tuple[float, ...]], size: tuple[int, int]
 ) -> np.ndarray | None:
-    """The white of the faces of the tiles whose boxes are ``faces`` (``face_white``)."""
-    return face_white([crop_upright(image, box, False, size) for box in faces], [])
+    """The white of the faces of the tiles whose boxes are ``faces`` (``face_white``), each
+    cut as it lies (wider than tall: sideways)."""
+    crops = [crop_upright(image, box, box[2] - box[0] > box[3] - box[1], size) for box in faces]
+    return face_white(crops, [])
 
 
 def _share_inside(box: Sequence[float], width: int, height: int) -> float:

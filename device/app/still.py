@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from device.app.service import tiles_in
+from vision.layout.problems import LACKING
 
 
 @dataclass(frozen=True)
@@ -237,21 +238,17 @@ class StillWatch:
             }
 
 
-BLOCKING_PROBLEMS = frozenset(
-    {
-        "no_tiles",
-        "count",
-        "short_meld",
-        "bad_meld",
-        "face_down",
-        "stray",
-        "overlap",
-        "no_win_tile",
-        "unseen",
-        "placed",
-        "sideways_in_row",
-    }
-)
+BLOCKING_PROBLEMS = LACKING | {
+    "no_tiles",
+    "count",
+    "bad_meld",
+    "face_down",
+    "stray",
+    "overlap",
+    "no_win_tile",
+    "placed",
+    "sideways_in_row",
+}
 """Layout problems that say the tiles are not (yet) a laid-down hand: too few or too many, a
 tile apart or on top of another, face down outside a kong, a group that is no meld, a hand a
 tile short that one tile alone would make a winning hand (a hand still being laid down reads so,

@@ -14,6 +14,7 @@ from scoring.notation import parse_tiles
 from tests.layout.test_complete import TAIWAN, winning_row
 from tests.layout.test_layout import HAND16, H, W, row, same
 from vision.boxes import intersection_matrix, iou_matrix
+from vision.detection import Detection
 from vision.layout import reconstruct
 from vision.layout.missed_places import COVERED
 from vision.layout.tiles import from_detections
@@ -34,7 +35,8 @@ def reader(laid, code_at=None):
             fit = _iou(tile.box, place) if tile else 0.0
             code = code_at(place) if code_at else tile.code if fit >= 0.5 else None
             if code is not None:  # the closer the cut, the surer the read
-                found.append({"code": code, "box": list(place), "confidence": 0.5 + fit / 2})
+                sure = 0.5 + fit / 2
+                found.append(Detection(code, tuple(place), sure, 0.0, sure, False, False, False))
         return found
 
     look.places = []
@@ -60,7 +62,7 @@ def test_a_tile_missed_in_the_row_is_read_in_the_gap_it_left_and_said():
     ]
     # The tile read counts after the caller's detections, who adds it to them.
     assert reading.problems[0].tiles == (len(tiles),)
-    assert [t["code"] for t in reading.looked] == ["6m"]
+    assert [t.code for t in reading.looked] == ["6m"]
     concealed = next(g for g in reading.groups if g.role == "concealed")
     assert len(tiles) in concealed.tiles
     assert score_json({**TAIWAN, **reading.hand_json()})["winning"] is True
@@ -88,7 +90,7 @@ def test_the_tile_missed_before_the_winning_tile_set_apart_is_read_where_it_lies
     laid = winning_row()
     tiles = without(laid, 15)
     reading = reconstruct(tiles, "taiwan", look=reader(laid))
-    assert [t["code"] for t in reading.looked] == ["1s"]
+    assert [t.code for t in reading.looked] == ["1s"]
     assert same("".join(reading.hand), WHOLE) and reading.win_tile == "7p"
 
 
@@ -104,6 +106,17 @@ def test_a_whole_hand_is_not_looked_at():
 
     reading = read(winning_row(), look)
     assert reading.looked == () and reading.problems == ()
+
+
+def test_a_hand_of_xiangqi_pieces_is_not_looked_at():
+    # The places are read by the tile classifier, which reads no piece (the piece reader
+    # reads the detector's round boxes): looking would cost a short hand and find nothing.
+    def look(places):
+        raise AssertionError("looked at a hand of pieces")
+
+    laid = row(["1r", "1r", "1r", "2b"], gap_before={2: W + 2})  # a piece missed between
+    reading = reconstruct(laid, "xiangqi", look=look)
+    assert reading.places and reading.looked == ()
 
 
 def test_places_read_as_no_tile_leave_the_reading_as_it_was():
@@ -136,7 +149,7 @@ def test_a_read_that_leaves_a_group_no_meld_is_not_taken():
     assert not any("no chi" in p.message for p in wrong.problems)
     right = read(tiles, reader(laid))
     assert [m.to_json() for m in right.melds] == [{"type": "chi", "tiles": "123m"}]
-    assert [t["code"] for t in right.looked] == ["1m"]
+    assert [t.code for t in right.looked] == ["1m"]
 
 
 @pytest.mark.parametrize("middle", [False, True])
@@ -150,7 +163,7 @@ def test_a_claimed_tile_lying_sideways_is_read_at_a_melds_end_or_middle(middle):
     reading = read(without(laid, claimed), reader(laid))
     assert [m.to_json()["tiles"] for m in reading.melds] == ["123m"]
     (tile,) = reading.looked
-    width, height = tile["box"][2] - tile["box"][0], tile["box"][3] - tile["box"][1]
+    width, height = tile.box[2] - tile.box[0], tile.box[3] - tile.box[1]
     assert width > height  # read as it lies, sideways
 
 

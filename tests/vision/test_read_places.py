@@ -114,6 +114,7 @@ def test_the_app_keeps_a_missed_tile_read_where_it_lies(monkeypatch, tmp_path):
         ).get_json()
         assert same(fixed["reading"]["hand"], WHOLE_HAND) and fixed["result"]["winning"] is True
         assert hand["tiles"][-1].get("placed") is True
+        assert fixed["tiles"][-1].get("placed") is True  # kept with the hand's tiles
         # Still asked about: the kept tile says it was read in a place, not found.
         assert any("4p not found by the detector" in p for p in fixed["problems"])
         # Read again by a person (tapped, 4p chosen): checked, no longer asked about.

@@ -21,24 +21,28 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from itertools import pairwise
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vision.boxes import areas, intersection_matrix
+from vision.layout import problems
 from vision.layout.gap import ONE_MISSING, box_between, pitches_apart
 from vision.layout.geometry import Frame
 from vision.layout.reading import Box, Reading
 from vision.layout.short_melds import ShortKong, ShortMeld
-from vision.layout.tiles import LayoutTile, TileLike, from_detections
+from vision.layout.tiles import LayoutTile, from_detections
 
-Look = Callable[[Sequence[Box]], Sequence[TileLike | Mapping[str, Any]]]
-"""Reads the photo at each place given (boxes in the detections' pixels): each tile read surely
-there (a ``vision.detection.Detection``, or its detect JSON), none for a place read as no
-tile."""
+if TYPE_CHECKING:
+    from vision.detection import Detection
+
+Look = Callable[[Sequence[Box]], Sequence["Detection"]]
+"""Reads the photo at each place given (boxes in the detections' pixels): each mahjong tile
+read surely there (a xiangqi piece is never read: a hand of pieces is not looked at), none for
+a place read as no tile."""
 
 STEPS_PAST = (1.0, 1.25, 1.5, 1.75, 2.0)
 """How far past a row's end a missed tile is looked for, in steps between the end's tiles: the
@@ -106,7 +110,7 @@ def read_in_places(
         return None
     said = list(look(free))
     seen = sorted(zip(from_detections(said), said, strict=True), key=lambda s: -s[0].confidence)
-    taken: list[tuple[LayoutTile, TileLike | Mapping[str, Any]]] = []
+    taken: list[tuple[LayoutTile, Detection]] = []
     best = reading
     for tile, given in seen:
         tile = replace(tile, index=len(tiles) + len(taken), placed=True)
@@ -114,12 +118,14 @@ def read_in_places(
         if lacking(again) < lacking(best) and not _worse(again, best):
             taken.append((tile, given))
             best = again
+            if not lacking(best):
+                break  # whole: a surer place's read is all the hand lacked
     if not taken:
         return None
     return replace(best, looked=tuple(given for _, given in taken))
 
 
-MENDED = frozenset({"low_confidence", "placed", "count", "unseen", "short_meld"})
+MENDED = problems.LACKING | problems.CHECKED | {"count"}
 """Problems a tile read in its place may leave or take away: any other it adds (a group that
 is no meld, a stray) says the read is not the tile that lies there (a claimed tile lying
 sideways at a meld's end, cut as an upright one, read 9p at 0.96 where 6s lay)."""
@@ -150,16 +156,14 @@ def _sideways_past(neighbour: LayoutTile, end: LayoutTile, frame: Frame) -> Box:
 
 
 def _sideways_between(first: LayoutTile, second: LayoutTile, frame: Frame) -> Box:
-    """The box of a tile lying sideways between ``first`` and ``second``: midway between
-    their facing edges."""
+    """The box of a tile lying sideways between ``first`` and ``second``: centred where an
+    upright one would be (``box_between``), midway between their facing edges."""
     (x1, y1), (x2, y2) = first.centre, second.centre
     ux, uy = _unit(x2 - x1, y2 - y1)
-    width, height = _upright_size(first)
-    start = _half(ux, uy, *_box_size(first))
-    stop = _half(ux, uy, *_box_size(second))
-    cx = (x1 + ux * start + x2 - ux * stop) / 2
-    cy = (y1 + uy * start + y2 - uy * stop) / 2
-    return _sideways_at(cx, cy, ux, uy, width, height, frame)
+    left, top, right, bottom = box_between(first, second)
+    return _sideways_at(
+        (left + right) / 2, (top + bottom) / 2, ux, uy, *_upright_size(first), frame
+    )
 
 
 def _sideways_at(
@@ -184,14 +188,10 @@ def _unit(dx: float, dy: float) -> tuple[float, float]:
     return dx / length, dy / length
 
 
-def _box_size(tile: LayoutTile) -> tuple[float, float]:
-    x1, y1, x2, y2 = tile.box
-    return x2 - x1, y2 - y1
-
-
 def _upright_size(tile: LayoutTile) -> tuple[float, float]:
     """The box size ``tile`` would have upright (a sideways one's turned back)."""
-    width, height = _box_size(tile)
+    x1, y1, x2, y2 = tile.box
+    width, height = x2 - x1, y2 - y1
     return (height, width) if tile.rotated else (width, height)
 
 

@@ -22,6 +22,13 @@ class Problem:
         return self.message
 
 
+LACKING = frozenset({"unseen", "short_meld"})
+"""Kinds that say a hand lacks a tile: guessed (one not found taken for the tile that wins, a
+meld a missed tile broke made whole) or said (a meld of two)."""
+CHECKED = frozenset({"low_confidence", "placed"})
+"""Kinds that ask a person to check a tile read: doubtful, or read where no box was found."""
+
+
 def _labels(tiles: Sequence[LayoutTile]) -> str:
     return " ".join(t.label for t in tiles)
 

@@ -76,7 +76,7 @@ def reconstruct(
     items = list(detections)
     tiles = items if _all_layout(items) else from_detections(items)
     reading = _completed(tiles, variant, seat, wins)
-    if look is None or not reading.places:
+    if look is None or not reading.places or holds_pieces(reading.hand):
         return reading
     looked = read_in_places(
         tiles,
@@ -109,17 +109,14 @@ def _completed(
 
 
 def _tiles_lacking(reading: Reading, variant: str | None) -> int:
-    """How many tiles a reading is short of, counting those taken for tiles not found."""
+    """How many tiles a reading is short of: said (fewer than the rule set's hand, a meld of
+    two) or guessed (a tile not found taken for the one that wins)."""
     short = max(0, _shortfall(reading.hand, len(reading.melds), variant) or 0)
-    return short + sum(p.kind in ("unseen", "short_meld") for p in reading.problems)
+    return short + sum(p.kind in problems.LACKING for p in reading.problems)
 
 
 def _lacking(reading: Reading, variant: str | None) -> bool:
-    """Whether a reading is short of tiles: said (fewer than the rule set's hand, a meld of
-    two) or guessed (a tile not found taken for the one that wins)."""
-    if any(p.kind in ("unseen", "short_meld") for p in reading.problems):
-        return True
-    return (_shortfall(reading.hand, len(reading.melds), variant) or 0) > 0
+    return _tiles_lacking(reading, variant) > 0
 
 
 def _read_layout(
@@ -272,7 +269,7 @@ def _read_layout(
         *groups,
     ]
     used = list(assignment.concealed) + [t for m in melds for t in m[1]] + flowers
-    changed = {i for p in found if p.kind in ("low_confidence", "placed") for i in p.tiles}
+    changed = {i for p in found if p.kind == "low_confidence" for i in p.tiles}
     found += [
         problems.read_in_place(t) if t.placed else problems.low_confidence(t)
         for t in used
