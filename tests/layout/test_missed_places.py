@@ -152,6 +152,18 @@ def test_a_read_that_leaves_a_group_no_meld_is_not_taken():
     assert [t.code for t in right.looked] == ["1m"]
 
 
+def test_a_face_missed_in_a_concealed_kong_is_read_in_the_gap_it_left():
+    # back 9p 9p back, laid apart: its second 9p missed, the kong read as 9p and a back.
+    codes = [tile.code for tile in parse_tiles("456789m234p11s555z")] + ["9p"] * 4
+    laid = row(codes, gap_before={13: 40, 14: 40}, down={14, 17})
+    tiles = without(laid, 16)
+    before = read(tiles, None)
+    assert not any(m.type == "concealed_kong" for m in before.melds)
+    reading = read(tiles, reader(laid))
+    assert [m.to_json() for m in reading.melds] == [{"type": "concealed_kong", "tiles": "9999p"}]
+    assert [t.code for t in reading.looked] == ["9p"]
+
+
 @pytest.mark.parametrize("middle", [False, True])
 def test_a_claimed_tile_lying_sideways_is_read_at_a_melds_end_or_middle(middle):
     codes = [tile.code for tile in parse_tiles("456789m234p11s555z123m")]

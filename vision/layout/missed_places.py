@@ -2,8 +2,9 @@
 
 A hand short of tiles most often lies whole on the table: the detector scored a tile under its
 floor (a tile in shadow, a blank 白), the tile is not gone. The layout says where it lies: a
-step of one tile between two neighbours in the concealed row (of any suits: the pixels, not the
-sort order, say whether the place is empty), one to two steps past either end of the row (the
+step of one tile between two neighbours in the concealed row or any row of tiles it chains (a
+concealed kong's faces; of any suits: the pixels, not the sort order, say whether the place is
+empty), one to two steps past either end of the concealed row (the
 next tile, or a winning tile set apart), and, in a meld of two found tiles, the place between
 them or past either end, looked at upright and lying sideways (a claimed tile). The classifier
 reads each place as it reads any tile (``TilePipeline.read_places``); a face read there surely
@@ -12,9 +13,8 @@ for a person to check. On the 30 real photos a place between two found row neigh
 tile lies, is read right 50 times in 60 (two blank 白 the classifier took for this set's yellow
 backs among them, told by colour) and wrongly never; places past a row's end, where none
 lies, are read as a face once in 435 (a round black button as 1p). On the example photos, with
-each tile's box dropped in turn, 33 of the 38 hands read whole against 22 (30 with the tile
-read in its place)
-(``benchmarks/missed_places.py``).
+each tile's box dropped in turn, 35 of the 38 hands read whole against 22 (32 with the tile
+read in its place) (``benchmarks/missed_places.py``).
 """
 
 from __future__ import annotations
@@ -52,16 +52,21 @@ COVERED = 0.25
 
 
 def places_to_look(
-    row: Sequence[LayoutTile], frame: Frame, meld: ShortMeld | ShortKong | None = None
+    row: Sequence[LayoutTile],
+    frame: Frame,
+    meld: ShortMeld | ShortKong | None = None,
+    rows: Sequence[Sequence[LayoutTile]] = (),
 ) -> tuple[Box, ...]:
     """Where a missed tile may lie: in the concealed ``row`` (reading order, the winning tile
-    in it) each step between neighbours that holds one tile, and past either end
+    in it) and the ``rows`` the layout chained (melds laid in line, a concealed kong), each
+    step between neighbours that holds one tile; past either end of the concealed row
     (``_past_the_end``); in a ``meld`` of two found tiles, between them or a step past either
     (a kong's lost back, which no place read as a face can be, is left to ``short_melds``)."""
     places = [
         box_between(before, after)
-        for before, after in pairwise(row)
-        if ONE_MISSING[0] <= pitches_apart(before, after, frame) <= ONE_MISSING[1]
+        for line in (row, *rows)
+        for before, after in pairwise(line)
+        if ONE_MISSING[0] <= abs(pitches_apart(before, after, frame)) <= ONE_MISSING[1]
     ]
     for run in (row, row[::-1]):
         places += _past_the_end(run, frame)
@@ -74,7 +79,7 @@ def places_to_look(
         else:
             for neighbour, end in ((second, first), (first, second)):
                 places += [_past(neighbour, end), _sideways_past(neighbour, end, frame)]
-    return tuple(places)
+    return tuple(dict.fromkeys(places))  # a gap of the concealed row is its chained row's too
 
 
 def _past_the_end(run: Sequence[LayoutTile], frame: Frame) -> list[Box]:

@@ -253,7 +253,7 @@ def _read_layout(
     unseen = None if place is None else Unseen(missing_box(row, place), taken)
     short_meld = broken[0] if broken is not None else unmended[0] if unmended is not None else None
     places = (
-        places_to_look(assignment.concealed, assignment.frame, short_meld)
+        places_to_look(assignment.concealed, assignment.frame, short_meld, chained)
         if (shortfall or 0) > 0 or short_meld is not None
         else ()
     )
