@@ -164,6 +164,26 @@ def test_a_face_missed_in_a_concealed_kong_is_read_in_the_gap_it_left():
     assert [t.code for t in reading.looked] == ["9p"]
 
 
+def test_a_tile_made_up_between_melds_laid_in_line_does_not_take_the_hand_elsewhere():
+    # 234m 678m 5s + 5s apart, then pons 111z 999p and a chi 567s in line, 1.2 tiles apart; the
+    # hand's 5s missed and unread. The gap between 111z and 999p read as 4s made 111z 4s 999p the
+    # longest row: the concealed row moved there and 234m 678m were read as chis (helper 70).
+    codes = [t.code for t in parse_tiles("234m678m5s")] + ["5s"]
+    hand = row(codes, gap_before={7: 40})
+    apart = 1.2 * W
+    start = hand[-1]["box"][2] + 2 + apart
+    melds = row(
+        [t.code for t in parse_tiles("111z999p567s")], x=start, gap_before={3: apart, 6: apart}
+    )
+    tiles = without(hand + melds, 6)
+    gap = (melds[2]["box"][2], melds[3]["box"][0])
+    made_up = reader(tiles, code_at=lambda p: "4s" if gap[0] < (p[0] + p[2]) / 2 < gap[1] else None)
+    reading = read(tiles, made_up)
+    assert reading.looked == ()
+    assert [m.to_json()["tiles"] for m in reading.melds] == ["111z", "999p", "567s"]
+    assert score_json({**TAIWAN, **reading.hand_json()})["winning"] is True
+
+
 @pytest.mark.parametrize("middle", [False, True])
 def test_a_claimed_tile_lying_sideways_is_read_at_a_melds_end_or_middle(middle):
     codes = [tile.code for tile in parse_tiles("456789m234p11s555z123m")]

@@ -141,9 +141,18 @@ sideways at a meld's end, cut as an upright one, read 9p at 0.96 where 6s lay)."
 
 def _worse(again: Reading, before: Reading) -> bool:
     """Whether ``again`` says of the layout something ``before`` did not, but what reading a
-    missed tile mends."""
+    missed tile mends, or takes another group for the hand: a tile made up in the gap between
+    two melds laid in line joined them into the longest row, the concealed row moved there and
+    the hand's own tiles were read as melds (helper 70)."""
     kinds = Counter(p.kind for p in before.problems if p.kind not in MENDED)
-    return bool(Counter(p.kind for p in again.problems if p.kind not in MENDED) - kinds)
+    if Counter(p.kind for p in again.problems if p.kind not in MENDED) - kinds:
+        return True
+    return not _held(before) <= _held(again)
+
+
+def _held(reading: Reading) -> set[int]:
+    """The tiles (indices) a reading holds in the hand's concealed part, winning tile in."""
+    return {i for g in reading.groups if g.role in ("concealed", "win") for i in g.tiles}
 
 
 def _past(neighbour: LayoutTile, end: LayoutTile, steps: float = 1.0) -> Box:
