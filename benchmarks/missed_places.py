@@ -44,7 +44,7 @@ from vision.images import load_photo  # noqa: E402
 from vision.labels import find_photo, load_labels  # noqa: E402
 from vision.layout import reconstruct  # noqa: E402
 from vision.layout.gap import box_between  # noqa: E402
-from vision.layout.missed_places import STEPS_PAST, _past  # noqa: E402
+from vision.layout.missed_places import STEPS_PAST, box_past  # noqa: E402
 from vision.layout.tiles import LayoutTile  # noqa: E402
 from vision.models import SHIPPED_MODELS  # noqa: E402
 from vision.pipeline import TilePipeline, load_pipeline  # noqa: E402
@@ -167,7 +167,7 @@ def _past_ends(
                 if any(math.dist(_centre(other), (x, y)) < reach for other in every):
                     continue
                 out.append(
-                    _past(
+                    box_past(
                         _as_tile(_found(neighbour.box, found) or neighbour.box),
                         _as_tile(box),
                         steps,

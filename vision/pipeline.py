@@ -175,7 +175,8 @@ class TilePipeline:
             self._allowed_for_tile: np.ndarray = ~self._is_piece | self._is_not_tile
             # A classifier with a "back" class reads the detector's face-down boxes too: at full
             # resolution it tells a plain white blank 白 from the back of a tile.
-            self._reads_backs = any(k.face_down for k in classes)
+            self._is_back = np.array([k.face_down for k in classes])
+            self._reads_backs = bool(self._is_back.any())
             # The least a face-up read's classifier score may be: below it the classifier found
             # no tile it can name (a box on a logo, a key, two tiles' edges), and the box is
             # dropped. The classifier's metadata names it, measured on labelled photos for its
@@ -475,13 +476,12 @@ class TilePipeline:
         )
         if not red_fives:
             self._as_plain_fives(probabilities)
-        backs_read = np.array([k.face_down for k in info.classes])
-        faces = self._is_tile & ~backs_read
+        faces = self._is_tile & ~self._is_back
         if not flowers:
             faces &= ~self._is_flower
         best_reads = probabilities.argmax(axis=1)
         sure = probabilities.max(axis=1) >= PLACE_READ_AT_LEAST
-        said_blank = backs_read[best_reads] | (best_reads == self._blank)
+        said_blank = self._is_back[best_reads] | (best_reads == self._blank)
         # The faces' white, measured only where a place is surely a back or a blank 白.
         white = (
             _white_of(image, beside, info.input_size)
@@ -489,12 +489,11 @@ class TilePipeline:
             else None
         )
         found = []
-        for box, turned, crop, read in zip(boxes, sideways, crops, probabilities, strict=True):
-            best = int(read.argmax())
+        for row in np.flatnonzero(sure):
+            box, turned, crop, read = boxes[row], sideways[row], crops[row], probabilities[row]
+            best = int(best_reads[row])
             code = info.classes[best].code
-            if read[best] < PLACE_READ_AT_LEAST:
-                continue
-            if white is not None and backs_read[best] and is_blank_face(crop, white):
+            if white is not None and self._is_back[best] and is_blank_face(crop, white):
                 code = BLANK_CODE
             elif not faces[best] or (
                 white is not None and code == BLANK_CODE and is_back(crop, white)

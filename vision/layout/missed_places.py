@@ -81,7 +81,7 @@ def places_to_look(
             places += [box_between(first, second), _sideways_between(first, second, frame)]
         else:
             for neighbour, end in ((second, first), (first, second)):
-                places += [_past(neighbour, end), _sideways_past(neighbour, end, frame)]
+                places += [box_past(neighbour, end), _sideways_past(neighbour, end, frame)]
     return tuple(dict.fromkeys(places))  # a gap of the concealed row is its chained row's too
 
 
@@ -94,8 +94,8 @@ def _past_the_end(run: Sequence[LayoutTile], frame: Frame) -> list[Box]:
         return []
     before, end = run[-2], run[-1]
     if abs(pitches_apart(before, end, frame)) < ONE_MISSING[0]:
-        return [_past(before, end, steps) for steps in STEPS_PAST]
-    return [_past(run[-3], before)] if len(run) >= 3 else []
+        return [box_past(before, end, steps) for steps in STEPS_PAST]
+    return [box_past(run[-3], before)] if len(run) >= 3 else []
 
 
 def read_in_places(
@@ -119,14 +119,14 @@ def read_in_places(
     said = list(look(free))
     seen = sorted(zip(from_detections(said), said, strict=True), key=lambda s: -s[0].confidence)
     taken: list[tuple[LayoutTile, Detection]] = []
-    best = reading
-    for tile, given in seen[: lacking(reading) + SPARE_TRIES]:
+    best, short = reading, lacking(reading)
+    for tile, given in seen[: short + SPARE_TRIES]:
         tile = replace(tile, index=len(tiles) + len(taken), placed=True)
         again = read_again([*tiles, *(t for t, _ in taken), tile])
-        if lacking(again) < lacking(best) and not _worse(again, best):
+        if lacking(again) < short and not _worse(again, best):
             taken.append((tile, given))
-            best = again
-            if not lacking(best):
+            best, short = again, lacking(again)
+            if not short:
                 break  # whole: a surer place's read is all the hand lacked
     if not taken:
         return None
@@ -155,7 +155,7 @@ def _held(reading: Reading) -> set[int]:
     return {i for g in reading.groups if g.role in ("concealed", "win") for i in g.tiles}
 
 
-def _past(neighbour: LayoutTile, end: LayoutTile, steps: float = 1.0) -> Box:
+def box_past(neighbour: LayoutTile, end: LayoutTile, steps: float = 1.0) -> Box:
     """The box of a tile lying ``steps`` steps past ``end``, away from ``neighbour``."""
     (nx, ny), (ex, ey) = neighbour.centre, end.centre
     dx, dy = steps * (ex - nx), steps * (ey - ny)
